@@ -1,0 +1,31 @@
+# Two commands do all set-up: `make run` (the nightly book on the default recipe) and `make test`.
+# Both create .venv on first use and reinstall only when pyproject.toml changes.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+RECIPE ?= configs/nightly.toml
+
+.PHONY: run test lint bench system-deps
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,distributed]'
+	@touch $(STAMP)
+
+system-deps:
+	@bash .ci/system-deps
+
+run: $(STAMP)
+	$(BIN)/pipeline run $(RECIPE)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: $(STAMP) system-deps lint
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP) system-deps
+	$(BIN)/python bench/run_all.py

@@ -1,0 +1,97 @@
+"""Random complete grids, by seeded search or by transforming a template.
+
+``search`` fills an empty grid with the solver kernel, branching in random order; a search that
+wanders past its node budget restarts with fresh random numbers (a few restarts tame the heavy
+tail that makes plain backtracking take hours on 36x36 grids). ``template`` takes the shifted base
+pattern and applies a random member of the validity-preserving group; it is instant at any size,
+but all its grids of one shape are the same grid in disguise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+from engine.geometry import Geometry, geometry_for
+from engine.search import OUT_OF_BUDGET
+from engine.solver import workspace
+from engine.text import to_text
+
+Seed = int | Sequence[int] | np.random.SeedSequence | np.random.Generator
+Method = Literal["search", "template"]
+METHODS = ("search", "template")
+
+
+def rng_from(seed: Seed) -> np.random.Generator:
+    """A Generator from an explicit seed: an int, a sequence of ints (e.g. run seed, section,
+    chunk), a SeedSequence, or a Generator itself."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.default_rng(seed)
+    if isinstance(seed, bool) or seed is None:
+        raise TypeError(f"seed must be an int, ints, SeedSequence or Generator, got {seed!r}")
+    if isinstance(seed, (int, np.integer)):
+        return np.random.default_rng(int(seed))
+    return np.random.default_rng(np.random.SeedSequence([int(part) for part in seed]))
+
+
+def template_grid(geo: Geometry, rng: np.random.Generator) -> np.ndarray:
+    """Base pattern randomised by digit relabelling, row/band and column/stack permutations and,
+    for square boxes, a transpose. Works for any n (returns values 1..n as an n x n array)."""
+    rows, cols, n = geo.box_rows, geo.box_cols, geo.n
+    r = np.arange(n)
+    base = (cols * (r[:, None] % rows) + r[:, None] // rows + r[None, :]) % n
+    # bands are `rows` rows tall (there are `cols` of them); stacks are `cols` wide (`rows` of them)
+    bands, stacks = rng.permutation(cols), rng.permutation(rows)
+    row_order = np.concatenate([band * rows + rng.permutation(rows) for band in bands])
+    col_order = np.concatenate([stack * cols + rng.permutation(cols) for stack in stacks])
+    grid = base[row_order][:, col_order]
+    if rows == cols and rng.integers(2):
+        grid = grid.T
+    labels = rng.permutation(n) + 1
+    return labels[grid]
+
+
+def search_grid(geo: Geometry, rng: np.random.Generator) -> np.ndarray:
+    """A random complete grid from the randomised solver, restarting when a try runs long."""
+    space = workspace(geo)
+    empty = np.zeros(geo.ncells, dtype=np.uint8)
+    solution = np.zeros(geo.ncells, dtype=np.uint8)
+    budget = 4 * geo.ncells
+    while True:
+        state = rng.integers(1, 2**63, size=1, dtype=np.int64).astype(np.uint64)
+        if space.search(empty, 1, solution, state, budget) != OUT_OF_BUDGET:
+            return solution.reshape(geo.n, geo.n).copy()
+        budget += budget // 2
+
+
+def random_grid_array(
+    size: int = 9,
+    *,
+    seed: Seed,
+    box: str | tuple[int, int] | None = None,
+    method: Method = "search",
+) -> np.ndarray:
+    """A random complete n x n grid of values 1..n (``template`` also works beyond 64x64)."""
+    geo = geometry_for(size, box)
+    rng = rng_from(seed)
+    if method == "template":
+        return template_grid(geo, rng)
+    if method == "search":
+        return search_grid(geo, rng)
+    raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+
+
+def random_grid(
+    size: int = 9,
+    *,
+    seed: Seed,
+    box: str | tuple[int, int] | None = None,
+    method: Method = "search",
+) -> str:
+    """A random complete grid in text form, reproducible from ``seed``."""
+    grid = random_grid_array(size, seed=seed, box=box, method=method)
+    return to_text(geometry_for(size, box), grid.ravel())

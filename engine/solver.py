@@ -1,0 +1,87 @@
+"""Public solving API: strings in, strings and counts out; the kernels live in ``engine.search``."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+
+import numpy as np
+
+from engine.geometry import Geometry
+from engine.search import CONTRADICTION, Workspace
+from engine.text import Grid, InvalidPuzzle, find_clash, infer_geometry, parse, parse_many, to_text
+
+
+class NoSolution(ValueError):
+    """The puzzle is well formed but has no solution."""
+
+
+class MultipleSolutions(ValueError):
+    """The puzzle has more than one solution, so it is not a proper Sudoku."""
+
+
+_local = threading.local()  # one workspace per geometry per thread (Dask workers use threads)
+
+
+def workspace(geo: Geometry) -> Workspace:
+    """This thread's reusable search buffers for a geometry."""
+    spaces = _local.__dict__.setdefault("spaces", {})
+    if geo not in spaces:
+        spaces[geo] = Workspace(geo)
+    return spaces[geo]
+
+
+def count_grid(grid: Grid, limit: int = 2) -> tuple[int, np.ndarray]:
+    """Count solutions of a parsed grid up to ``limit``; also return the first solution found."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    solution = np.zeros(grid.geometry.ncells, dtype=np.uint8)
+    count = workspace(grid.geometry).search(grid.values, limit, solution)
+    return count, solution
+
+
+def count_solutions(puzzle: str, limit: int = 2, box: str | tuple[int, int] | None = None) -> int:
+    """Number of solutions, counted up to ``limit`` (2 answers "is it unique?")."""
+    return count_grid(parse(puzzle, box), limit)[0]
+
+
+def solve(puzzle: str, box: str | tuple[int, int] | None = None) -> str:
+    """The unique solution; raises :class:`NoSolution` or :class:`MultipleSolutions` otherwise."""
+    grid = parse(puzzle, box)
+    count, solution = count_grid(grid, 2)
+    if count == 0:
+        raise NoSolution(f"puzzle has no solution: {grid.to_text()}")
+    if count > 1:
+        raise MultipleSolutions(f"puzzle has more than one solution: {grid.to_text()}")
+    return to_text(grid.geometry, solution)
+
+
+def count_many(
+    puzzles: Iterable[str],
+    limit: int = 2,
+    box: str | tuple[int, int] | None = None,
+    solutions: bool = False,
+) -> np.ndarray | tuple[np.ndarray, list[str]]:
+    """Count a batch of same-size puzzles in one kernel call.
+
+    Returns the counts (capped at ``limit``) as an int64 array, plus the first solution of each
+    puzzle as text ('' where there is none) when ``solutions`` is true. Raises
+    :class:`InvalidPuzzle` naming the first bad puzzle by its position in the batch.
+    """
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    batch = list(puzzles)
+    if not batch:
+        empty = np.zeros(0, dtype=np.int64)
+        return (empty, []) if solutions else empty
+    values = parse_many(batch, box)
+    geo = infer_geometry(values.shape[1], box)
+    counts, found = workspace(geo).count_batch(values, limit)
+    clashes = np.flatnonzero(counts == CONTRADICTION)
+    if clashes.size:
+        index = int(clashes[0])
+        raise InvalidPuzzle(f"puzzle #{index}: {find_clash(geo, values[index])}")
+    if not solutions:
+        return counts
+    texts = [to_text(geo, row) if count else "" for row, count in zip(found, counts, strict=True)]
+    return counts, texts

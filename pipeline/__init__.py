@@ -1,0 +1,1 @@
+"""Sudoku production pipeline: everything that touches files, terminals and workers."""

@@ -62,7 +62,7 @@ def search_grid(geo: Geometry, rng: np.random.Generator) -> np.ndarray:
     solution = np.zeros(geo.ncells, dtype=np.uint8)
     budget = 4 * geo.ncells
     while True:
-        state = rng.integers(1, 2**63, size=1, dtype=np.int64).astype(np.uint64)
+        state = np.array([rng.integers(1, 2**63), 0], dtype=np.uint64)
         if space.search(empty, 1, solution, state, budget) != OUT_OF_BUDGET:
             return solution.reshape(geo.n, geo.n).copy()
         budget += budget // 2

@@ -200,8 +200,9 @@ def search(
 ):
     """Count solutions of ``values`` up to ``limit``; the first one found goes to ``solution``.
 
-    ``rng`` (one uint64 word) randomises the branch order when non-zero; ``max_nodes`` > 0 caps
-    the number of branches tried. Returns the count, CONTRADICTION or OUT_OF_BUDGET.
+    ``rng[0]`` randomises the branch order when non-zero; ``max_nodes`` > 0 caps the number of
+    branches tried, and ``rng[1]`` receives the number tried (the guesses, a difficulty measure).
+    Returns the count, CONTRADICTION or OUT_OF_BUDGET.
     """
     ncells = values.shape[0]
     if _clash(values, peers):
@@ -241,6 +242,7 @@ def search(
                     for cell in range(ncells):
                         solution[cell] = bit_index(cand[cell]) + 1
                 if count >= limit:
+                    rng[1] = nodes
                     return count
             else:
                 stack_cell[sp] = best
@@ -251,6 +253,7 @@ def search(
         ok = False
         while not ok:
             if sp == 0:
+                rng[1] = nodes
                 return count
             top = sp - 1
             tp = _undo(cand, trail_cell, trail_mask, tp, stack_tp[top])
@@ -260,6 +263,7 @@ def search(
                 continue
             nodes += 1
             if max_nodes > 0 and nodes > max_nodes:
+                rng[1] = nodes
                 return OUT_OF_BUDGET
             pick = rest
             if randomise:  # drop a random number of the lower candidates first
@@ -295,7 +299,7 @@ def count_batch(
     units_ws,
 ):
     """Count every row of ``puzzles`` (one call for a whole batch: no per-puzzle Python)."""
-    rng = np.zeros(1, dtype=np.uint64)
+    rng = np.zeros(2, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
         counts[i] = search(
             puzzles[i],
@@ -357,9 +361,10 @@ class Workspace:
         rng: np.ndarray | None = None,
         max_nodes: int = 0,
     ) -> int:
+        """Run the kernel on one grid; ``rng`` is the [random state, guesses out] pair."""
         geo = self.geometry
         if rng is None:
-            rng = np.zeros(1, dtype=np.uint64)
+            rng = np.zeros(2, dtype=np.uint64)
         return search(
             values,
             geo.n,

@@ -40,6 +40,17 @@ def count_grid(grid: Grid, limit: int = 2) -> tuple[int, np.ndarray]:
     return count, solution
 
 
+def guesses(grid: Grid, seed: int = 0) -> int:
+    """Branches the counter tries to settle uniqueness (limit 2): how much trial and error is left.
+
+    ``seed`` non-zero randomises the branch order, so the mean over seeds is a smooth measure.
+    """
+    state = np.array([seed, 0], dtype=np.uint64)
+    solution = np.zeros(grid.geometry.ncells, dtype=np.uint8)
+    workspace(grid.geometry).search(grid.values, 2, solution, state)
+    return int(state[1])
+
+
 def count_solutions(puzzle: str, limit: int = 2, box: str | tuple[int, int] | None = None) -> int:
     """Number of solutions, counted up to ``limit`` (2 answers "is it unique?")."""
     return count_grid(parse(puzzle, box), limit)[0]

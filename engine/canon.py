@@ -112,56 +112,64 @@ def _allowed_orders(line, rows, cols, perms_c, perms_r, stack_orders, inner_orde
     return nstack
 
 
+# Rows of the search workspace ``ws`` (int64, shape (WS_ROWS + n, n + 1)); rows WS_ROWS.. hold
+# the candidate rows tied at each depth.
+LAB, SYM_OF, PATH, BAND_AT, NL_BEFORE, COUNT, INDEX, USED, BAND_USED, APPLIED = range(10)
+WS_ROWS = 10
+
+
 @njit(cache=True)
-def _apply_row(d, row, grid, colperm, rows_per_band, lab, sym_of, nl, used, band_used, band_at):
-    """Place ``row`` at depth ``d``: new symbols get the next labels. Returns the label count."""
+def _apply_row(d, row, grid, colperm, per_band, ws, nl):
+    """Place ``row`` at depth ``d``; its new symbols take the next labels. Returns the count."""
     for c in range(colperm.shape[0]):
         v = grid[row, colperm[c]]
-        if v != 0 and lab[v] == 0:
+        if v != 0 and ws[LAB, v] == 0:
             nl += 1
-            lab[v] = nl
-            sym_of[nl] = v
-    used[row] = True
-    if d % rows_per_band == 0:
-        band_at[d // rows_per_band] = row // rows_per_band
-        band_used[row // rows_per_band] = True
+            ws[LAB, v] = nl
+            ws[SYM_OF, nl] = v
+    ws[USED, row] = 1
+    ws[PATH, d] = row
+    if d % per_band == 0:
+        ws[BAND_AT, d // per_band] = row // per_band
+        ws[BAND_USED, row // per_band] = 1
     return nl
 
 
 @njit(cache=True)
-def _undo_row(d, row, rows_per_band, lab, sym_of, nl, nl_before, used, band_used):
-    """Take ``row`` back from depth ``d``, forgetting the labels it introduced."""
-    for label in range(nl_before + 1, nl + 1):
-        lab[sym_of[label]] = 0
-    used[row] = False
-    if d % rows_per_band == 0:
-        band_used[row // rows_per_band] = False
+def _undo_row(d, per_band, ws, nl):
+    """Take back the row placed at depth ``d`` and the labels it introduced."""
+    row = ws[PATH, d]
+    for label in range(ws[NL_BEFORE, d] + 1, nl + 1):
+        ws[LAB, ws[SYM_OF, label]] = 0
+    ws[USED, row] = 0
+    if d % per_band == 0:
+        ws[BAND_USED, row // per_band] = 0
+    return ws[NL_BEFORE, d]
 
 
 @njit(cache=True)
-def _expand(d, grid, colperm, rows_per_band, blank, lab, nl, used, band_used, band_at, best, cands):
+def _expand(d, grid, colperm, per_band, blank, ws, nl, best):
     """Rows that may come at depth ``d``, compared with the best text known there.
 
     A row above ``best[d]`` is dropped; one below it becomes ``best[d]`` and marks every deeper
-    best row unknown (above any text). Returns how many rows tie ``best[d]`` (kept in ``cands``).
+    best row unknown (above any text). Returns how many rows tie ``best[d]`` (listed in ``ws``).
     """
     n = grid.shape[0]
-    unknown = n + 1
-    if d % rows_per_band == 0:
-        lo, hi = 0, n
-    else:
-        lo = band_at[d // rows_per_band] * rows_per_band
-        hi = lo + rows_per_band
+    cands = ws[WS_ROWS + d]
+    band_start = d % per_band == 0
+    lo, hi = 0, n
+    if not band_start:
+        lo = ws[BAND_AT, d // per_band] * per_band
+        hi = lo + per_band
     m = 0
     for row in range(lo, hi):
-        band = row // rows_per_band
-        if used[row] or (d % rows_per_band == 0 and band_used[band]):
+        band = row // per_band
+        if ws[USED, row] or (band_start and ws[BAND_USED, band]):
             continue
         if blank[row]:
             twin = False
             for k in range(m):
-                if blank[cands[d, k]] and cands[d, k] // rows_per_band == band:
-                    twin = True
+                twin = twin or (blank[cands[k]] and cands[k] // per_band == band)
             if twin:
                 continue
         order = 0
@@ -170,7 +178,7 @@ def _expand(d, grid, colperm, rows_per_band, blank, lab, nl, used, band_used, ba
             v = grid[row, colperm[c]]
             x = 0
             if v != 0:
-                x = lab[v]
+                x = ws[LAB, v]
                 if x == 0:
                     new += 1
                     x = new
@@ -185,57 +193,129 @@ def _expand(d, grid, colperm, rows_per_band, blank, lab, nl, used, band_used, ba
         if order == 1:
             continue
         if order == -1:
-            best[d + 1 :, :] = unknown
+            best[d + 1 :, :] = n + 1
             m = 0
-        cands[d, m] = row
+        cands[m] = row
         m += 1
     return m
 
 
 @njit(cache=True)
-def _search_rows(t, grid, colperm, first, rows_per_band, blank, best, ws, found):
-    """Depth-first search over the rows below ``first`` (already row 0) for one column order."""
+def _search_rows(t, grid, colperm, prefix, per_band, blank, best, ws, found):
+    """Depth-first search for the rows after ``prefix`` (rows 0.. of the form) for one column
+    order; ``found`` gets the transform whenever a complete arrangement equals ``best``."""
     n = grid.shape[0]
-    lab, sym_of, path, band_at = ws[0], ws[1], ws[2], ws[3]
-    nl_before, count, index = ws[4], ws[5], ws[6]
-    cands = ws[7:]
-    used = np.zeros(n, dtype=np.bool_)
-    band_used = np.zeros(n, dtype=np.bool_)
-    lab[:] = 0
-    nl = _apply_row(
-        0, first, grid, colperm, rows_per_band, lab, sym_of, 0, used, band_used, band_at
-    )
-    path[0] = first
-    d = 1
-    count[1] = _expand(1, grid, colperm, rows_per_band, blank, lab, nl, used, band_used, band_at,
-                       best, cands)  # fmt: skip
-    index[1] = 0
-    applied = np.zeros(n, dtype=np.bool_)
-    while d >= 1:
-        if applied[d]:
-            _undo_row(d, path[d], rows_per_band, lab, sym_of, nl, nl_before[d], used, band_used)
-            nl = nl_before[d]
-            applied[d] = False
-        if index[d] == count[d]:
+    ws[:WS_ROWS] = 0
+    nl = 0
+    for d in range(prefix.shape[0]):
+        nl = _apply_row(d, prefix[d], grid, colperm, per_band, ws, nl)
+    top = d = prefix.shape[0]
+    if d < n:
+        ws[COUNT, d] = _expand(d, grid, colperm, per_band, blank, ws, nl, best)
+    while top <= d < n:
+        if ws[APPLIED, d]:
+            nl = _undo_row(d, per_band, ws, nl)
+            ws[APPLIED, d] = 0
+        if ws[INDEX, d] == ws[COUNT, d]:
             d -= 1
             continue
-        row = cands[d, index[d]]
-        index[d] += 1
-        nl_before[d] = nl
-        nl = _apply_row(d, row, grid, colperm, rows_per_band, lab, sym_of, nl, used, band_used,
-                        band_at)  # fmt: skip
-        path[d] = row
-        applied[d] = True
-        if d == n - 1:  # a complete arrangement equal to the best: remember how it was made
-            found[0] = t
-            found[1 : n + 1] = path[:n]
-            found[n + 1 :] = colperm
+        ws[NL_BEFORE, d] = nl
+        nl = _apply_row(d, ws[WS_ROWS + d, ws[INDEX, d]], grid, colperm, per_band, ws, nl)
+        ws[INDEX, d] += 1
+        ws[APPLIED, d] = 1
+        if d < n - 1:
+            d += 1
+            ws[INDEX, d] = 0
+            ws[COUNT, d] = _expand(d, grid, colperm, per_band, blank, ws, nl, best)
+        else:
+            _record(t, ws[PATH, :n], colperm, found)
+    if top == n:
+        _record(t, prefix, colperm, found)
+
+
+@njit(cache=True)
+def _record(t, rows, cols, found):
+    """Remember the transform of a complete arrangement equal to the best one."""
+    n = cols.shape[0]
+    found[0] = t
+    found[1 : n + 1] = rows
+    found[n + 1 :] = cols
+
+
+@njit(cache=True)
+def _blank_prefixes(grids, per_band, best, starts):
+    """The longest run of blank rows any arrangement can open with, and how to reach it.
+
+    Blank bands come first, then a band with the most blank rows, its blank rows, then its least
+    nonblank row by pattern. Fills ``best`` above that row with blanks and the row with its
+    pattern; ``starts`` gets (transpose, band, row) for each way to reach them. Returns
+    (count of ways, index of the pattern row); the index is n for an empty grid.
+    """
+    n = grids.shape[1]
+    cols = n // per_band
+    pattern = np.empty(n, dtype=np.int64)
+    least = np.full(n, n + 1, dtype=np.int64)
+    top, count = -1, 0
+    blanks = np.empty(cols, dtype=np.int64)
+    for t in range(grids.shape[0]):
+        grid = grids[t]
+        blanks[:] = 0
+        for r in range(n):
+            if not grid[r].any():
+                blanks[r // per_band] += 1
+        full = 0
+        most = -1
+        for b in range(cols):
+            if blanks[b] == per_band:
+                full += 1
+            else:
+                most = max(most, blanks[b])
+        depth = n if most < 0 else full * per_band + most
+        if depth > top:
+            top, count = depth, 0
+            least[:] = n + 1
+        if depth < top or depth == n:
             continue
-        d += 1
-        count[d] = _expand(d, grid, colperm, rows_per_band, blank, lab, nl, used, band_used,
-                           band_at, best, cands)  # fmt: skip
-        index[d] = 0
-    _undo_row(0, first, rows_per_band, lab, sym_of, nl, 0, used, band_used)
+        for r in range(n):
+            if blanks[r // per_band] != most or not grid[r].any():
+                continue
+            _pattern(grid[r], cols, pattern)
+            order = _compare(pattern, least)
+            if order < 0:
+                least[:] = pattern
+                count = 0
+            if order <= 0:
+                starts[count, 0] = t
+                starts[count, 1] = r // per_band
+                starts[count, 2] = r
+                count += 1
+    best[:, :] = n + 1
+    best[:top, :] = 0
+    if top < n:
+        best[top] = least
+    return count, top
+
+
+@njit(cache=True)
+def _prefix(grid, per_band, band, row):
+    """Rows of the form up to ``row``: every blank band, then the blank rows of ``band``."""
+    n = grid.shape[0]
+    prefix = np.empty(n, dtype=np.int64)
+    k = 0
+    for b in range(n // per_band):
+        lo = b * per_band
+        if b != band and not grid[lo : lo + per_band].any():
+            for r in range(lo, lo + per_band):
+                prefix[k] = r
+                k += 1
+    for r in range(band * per_band, (band + 1) * per_band):
+        if not grid[r].any():
+            prefix[k] = r
+            k += 1
+    if row >= 0:
+        prefix[k] = row
+        k += 1
+    return prefix[:k]
 
 
 @njit(cache=True)
@@ -243,39 +323,27 @@ def _canon_one(grids, rows, cols, perms_c, perms_r, best, found):
     """Minlex form of one grid (``grids`` holds it and, when transposable, its transpose) into
     ``best`` (n x n labels); ``found`` gets the transform: transpose flag, row order, col order."""
     n = grids.shape[1]
-    ntrans = grids.shape[0]
-    best[:, :] = n + 1
-    pattern = np.empty(n, dtype=np.int64)
-    firsts = np.empty((ntrans * n, 2), dtype=np.int64)
-    nfirst = 0
-    for t in range(ntrans):
-        for r in range(n):
-            _pattern(grids[t, r], cols, pattern)
-            order = _compare(pattern, best[0])
-            if order < 0:
-                best[0, :] = pattern
-                nfirst = 0
-            if order <= 0:
-                firsts[nfirst, 0] = t
-                firsts[nfirst, 1] = r
-                nfirst += 1
+    starts = np.empty((grids.shape[0] * n, 3), dtype=np.int64)
+    count, top = _blank_prefixes(grids, rows, best, starts)
+    if top == n:  # an empty grid is its own form
+        _record(0, np.arange(n), np.arange(n), found)
+        return
     stack_orders = np.empty(perms_r.shape[0], dtype=np.int64)
     inner_orders = np.empty((rows, perms_c.shape[0]), dtype=np.int64)
     inner_count = np.empty(rows, dtype=np.int64)
     digits = np.zeros(rows + 1, dtype=np.int64)
     colperm = np.empty(n, dtype=np.int64)
     blank = np.empty(n, dtype=np.bool_)
-    ws = np.zeros((7 + n, n + 1), dtype=np.int64)  # label maps, path, counters, candidates
-    for f in range(nfirst):
-        t, first = firsts[f, 0], firsts[f, 1]
+    ws = np.zeros((WS_ROWS + n, n + 1), dtype=np.int64)
+    for f in range(count):
+        t, band, first = starts[f, 0], starts[f, 1], starts[f, 2]
         grid = grids[t]
         for r in range(n):
-            blank[r] = True
-            for c in range(n):
-                if grid[r, c] != 0:
-                    blank[r] = False
-        nstack = _allowed_orders(grid[first], rows, cols, perms_c, perms_r, stack_orders,
-                                 inner_orders, inner_count)  # fmt: skip
+            blank[r] = not grid[r].any()
+        prefix = _prefix(grid, rows, band, first)
+        nstack = _allowed_orders(
+            grid[first], rows, cols, perms_c, perms_r, stack_orders, inner_orders, inner_count
+        )
         digits[:] = 0
         while True:  # every (stack order, order inside each stack) by a mixed-radix counter
             q = stack_orders[digits[0]]
@@ -284,12 +352,11 @@ def _canon_one(grids, rows, cols, perms_c, perms_r, best, found):
                 inner = perms_c[inner_orders[s, digits[s + 1]]]
                 for j in range(cols):
                     colperm[pos * cols + j] = s * cols + inner[j]
-            _search_rows(t, grid, colperm, first, rows, blank, best, ws, found)
+            _search_rows(t, grid, colperm, prefix, rows, blank, best, ws, found)
             k = 0
             while k <= rows:
                 digits[k] += 1
-                limit = nstack if k == 0 else inner_count[k - 1]
-                if digits[k] < limit:
+                if digits[k] < (nstack if k == 0 else inner_count[k - 1]):
                     break
                 digits[k] = 0
                 k += 1

@@ -1,0 +1,66 @@
+"""Canonical-form throughput: 9x9 17-clue puzzles and full grids per second, 16x16 puzzle timings.
+
+Run: ``.venv/bin/python bench/canon_bench.py [--limit N]``. Reads the public sets in
+../shared/data; the first batch of each size is compiled (or loaded from numba's cache) untimed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from engine.canon import canonical_many
+from engine.grids import random_grid
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+WARM_UP = 5  # puzzles canonicalised before timing, so compilation is not measured
+FULL_GRIDS = 300  # random full 9x9 grids timed
+GIANT_PUZZLES = 20  # 16x16 puzzles timed one by one
+
+
+def read(path: Path) -> list[str]:
+    with path.open() as handle:
+        return [line.split()[0] for line in handle if line.strip() and not line.startswith("#")]
+
+
+def rate(puzzles: list[str], box: str | None = None) -> float:
+    """Puzzles per second for one batch call."""
+    canonical_many(puzzles[:WARM_UP], box)
+    start = time.perf_counter()
+    canonical_many(puzzles, box)
+    return len(puzzles) / (time.perf_counter() - start)
+
+
+def timings(puzzles: list[str], box: str) -> list[float]:
+    """Seconds per puzzle, one call each."""
+    canonical_many(puzzles[:1], box)
+    seconds = []
+    for puzzle in puzzles:
+        start = time.perf_counter()
+        canonical_many([puzzle], box)
+        seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--limit", type=int, default=0, help="use only the first N 9x9 puzzles")
+    args = parser.parse_args()
+    seventeen = read(DATA / "17_clue.txt")
+    if args.limit:
+        seventeen = seventeen[: args.limit]
+    print(f"9x9 17-clue puzzles: {rate(seventeen):,.0f} /s ({len(seventeen):,} puzzles, 1 core)")
+    grids = [random_grid(9, seed=seed) for seed in range(FULL_GRIDS)]
+    print(f"9x9 full grids:      {rate(grids):,.0f} /s ({FULL_GRIDS} random grids)")
+    giant = read(DATA / "sudoku16x16.tsv")[:GIANT_PUZZLES]
+    seconds = timings(giant, "4x4")
+    print(
+        f"16x16 puzzles:       median {statistics.median(seconds) * 1e3:.1f} ms, "
+        f"max {max(seconds) * 1e3:.1f} ms ({len(giant)} puzzles)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""One puzzle per line, optionally followed by other fields (a rating, a comment, a solution).
+
+Fields are separated by whitespace, ``,``, ``;``, ``:`` or ``|`` (tdoku's ``puzzle:count:solution``,
+the common ``puzzle rating`` lists, headerless CSV/TSV). Extra fields have no names, so they are
+named by what they look like: the first as long as the puzzle is its ``solution``, the first
+number its ``rating``, the rest joined into ``comment``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from pipeline.formats.detect import FIELD_SEPARATORS
+from pipeline.formats.rows import Candidate, clean_text, undecodable
+from pipeline.formats.sources import MAX_LINE_CHARS, Line
+
+QUOTES = "\"'"
+
+
+def _is_number(field: str) -> bool:
+    try:
+        float(field)
+    except ValueError:
+        return False
+    return True
+
+
+def extra_fields(fields: list[str], length: int) -> dict[str, Any]:
+    """Name the fields after the puzzle: ``solution``, ``rating``, ``comment``."""
+    extra: dict[str, Any] = {}
+    comment = []
+    for field in fields:
+        field = clean_text(field.strip(QUOTES))
+        if "solution" not in extra and len(field) == length:
+            extra["solution"] = field
+        elif "rating" not in extra and _is_number(field):
+            extra["rating"] = field
+        elif field:
+            comment.append(field)
+    if comment:
+        extra["comment"] = " ".join(comment)
+    return extra
+
+
+def read_lines(lines: Iterable[Line]) -> Iterator[Candidate]:
+    """One candidate per line that is neither blank nor a ``#`` comment."""
+    for number, line, cut in lines:
+        text = line.strip()
+        if not text or text[0] == "#":
+            continue
+        if cut:
+            yield Candidate(number, text, None, {}, f"line is over {MAX_LINE_CHARS} characters")
+            continue
+        fields = FIELD_SEPARATORS.split(text)
+        puzzle = fields[0].strip(QUOTES)
+        extra = extra_fields(fields[1:], len(puzzle)) if len(fields) > 1 else {}
+        bad = undecodable(puzzle, column=line.find(puzzle) + 1)
+        yield Candidate(number, text, None if bad else puzzle, extra, bad)

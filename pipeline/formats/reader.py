@@ -1,0 +1,148 @@
+"""``read_puzzles``: every source, whatever its format, as a stream of validated row chunks.
+
+Arguments are checked before anything is read (unknown format, bad box, missing file, missing
+column: :class:`FormatError`), so a command fails at once rather than after grading half its
+input. Faults inside a source are never raised: they become rows with a ``reason``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+
+from engine.geometry import geometry_for, parse_box
+from pipeline.formats import detect
+from pipeline.formats.blocks import read_grids
+from pipeline.formats.lines import read_lines
+from pipeline.formats.rows import Candidate, FormatError, InputRow
+from pipeline.formats.sources import (
+    SNIFF_BYTES,
+    STDIN,
+    Source,
+    Unreadable,
+    open_source,
+    text_lines,
+)
+from pipeline.formats.tables import (
+    csv_header,
+    parquet_schema,
+    pick_column,
+    read_csv,
+    read_parquet,
+    text_column,
+)
+from pipeline.formats.validate import validate
+
+DEFAULT_CHUNK = 10_000
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How one source will be read: resolved before any source is read."""
+
+    spec: str | Path
+    fmt: str
+
+
+def source_format(source: Source, fmt: str | None, column: str | None) -> str:
+    """The source's format (forced or sniffed); ``column`` is only for tables."""
+    found = fmt or detect.sniff(source.head, source.suffix, len(source.head) < SNIFF_BYTES)
+    if column is not None and found not in detect.TABLE_FORMATS:
+        raise FormatError(f"{source.name}: --column needs a table with a header; read as {found}")
+    return found
+
+
+def check_columns(source: Source, fmt: str, column: str | None) -> None:
+    """Raise :class:`FormatError` now if a table has no such column, or no text in it."""
+    if fmt == detect.PARQUET:
+        known = parquet_schema(source)
+        if known is not None:
+            text_column(source.name, known, pick_column(source.name, known.names, column))
+    elif fmt in (detect.CSV, detect.TSV) and column is not None:
+        header = csv_header(source.name, text_lines(source), detect.DELIMITERS[fmt])
+        pick_column(source.name, header, column)
+
+
+def plan_sources(sources: Sequence[str | Path], fmt: str | None, column: str | None) -> list[Plan]:
+    """Resolve the format of every named file now; stdin is resolved when it is read."""
+    if sum(str(spec) == STDIN for spec in sources) > 1:
+        raise FormatError("'-' (stdin) can be read only once")
+    plans = []
+    for spec in sources:
+        if str(spec) == STDIN:
+            plans.append(Plan(spec, fmt or ""))
+            continue
+        with open_source(spec) as source:
+            found = source_format(source, fmt, column)
+            check_columns(source, found, column)
+            plans.append(Plan(spec, found))
+    return plans
+
+
+def candidates(
+    source: Source, fmt: str, column: str | None, chunk_size: int
+) -> Iterator[Candidate]:
+    """The candidates of one opened source; a source that stops reading ends with an error row."""
+    try:
+        if fmt == detect.PARQUET:
+            yield from read_parquet(source, column, chunk_size)
+        elif fmt in detect.GRID_FORMATS:
+            yield from read_grids(text_lines(source))
+        elif fmt in (detect.CSV, detect.TSV):
+            yield from read_csv(source.name, text_lines(source), detect.DELIMITERS[fmt], column)
+        else:
+            yield from read_lines(text_lines(source))
+    except Unreadable as exc:
+        yield Candidate(exc.line, "", None, {}, exc.message)
+
+
+def _rows(
+    plans: list[Plan], column: str | None, box: tuple[int, int] | None, chunk_size: int
+) -> Iterator[list[InputRow]]:
+    for plan in plans:
+        with open_source(plan.spec) as source:
+            fmt = source_format(source, plan.fmt or None, column)
+            found = candidates(source, fmt, column, chunk_size)
+            while batch := list(islice(found, chunk_size)):
+                yield validate(source.name, batch, box)
+
+
+def _rechunk(parts: Iterator[list[InputRow]], chunk_size: int) -> Iterator[list[InputRow]]:
+    """Chunks of exactly ``chunk_size`` rows (the last may be smaller), across sources."""
+    pending: list[InputRow] = []
+    for part in parts:
+        pending.extend(part)
+        while len(pending) >= chunk_size:
+            yield pending[:chunk_size]
+            pending = pending[chunk_size:]
+    if pending:
+        yield pending
+
+
+def read_puzzles(
+    sources: Sequence[str | Path],
+    fmt: str | None = None,
+    column: str | None = None,
+    box: str | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+) -> Iterator[list[InputRow]]:
+    """Stream the puzzle-like rows of ``sources`` (paths, or ``-`` for stdin) in chunks.
+
+    ``fmt`` forces a format (see :data:`pipeline.formats.detect.FORMATS`), ``column`` picks the
+    puzzle column of CSV/TSV/Parquet tables, ``box`` (``"3x4"``) fixes the geometry. Raises
+    :class:`FormatError` at once for arguments that make a source unusable; everything else a
+    source holds comes back as rows, one per puzzle-like row, none dropped.
+    """
+    if chunk_size < 1:
+        raise FormatError(f"chunk size must be at least 1, got {chunk_size}")
+    shape = None
+    if box is not None:
+        try:
+            shape = parse_box(box)
+            geometry_for(box=shape)
+        except ValueError as exc:
+            raise FormatError(f"--box {box}: {exc}") from None
+    plans = plan_sources(sources, detect.check_format(fmt), column)
+    return _rechunk(_rows(plans, column, shape, chunk_size), chunk_size)

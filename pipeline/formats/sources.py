@@ -1,0 +1,176 @@
+"""Opening a source: a path or ``-`` (stdin), gzip by its magic bytes, text by its byte-order mark.
+
+Every source is read as bytes and decoded here, line by line, so that one bad byte or one huge
+line spoils only its own row: undecodable bytes survive as surrogates (``surrogateescape``) for
+the row to report, and a line longer than :data:`MAX_LINE_CHARS` is cut and flagged, keeping
+memory flat whatever the input.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import io
+import sys
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, NamedTuple
+
+from pipeline.formats.rows import FormatError
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+GZIP_MAGIC = b"\x1f\x8b"
+SNIFF_BYTES = 64 * 1024  # enough for the header and a few puzzles of any size
+MAX_LINE_CHARS = 1 << 20  # a longer line is reported, not read: no puzzle line is near this
+READ_ERRORS = (OSError, EOFError, zlib.error, UnicodeError)
+
+# byte-order marks and the codec that reads past them; UTF-8 without a mark is the default
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+class Unreadable(Exception):
+    """The bytes of a source stop making sense at ``line``: reported as a last, invalid row."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+class Line(NamedTuple):
+    number: int  # 1-based
+    text: str  # without its line ending
+    cut: bool  # True when the line was longer than MAX_LINE_CHARS and only its start is here
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream that replays bytes already read (for sniffing) before the rest of ``tail``."""
+
+    def __init__(self, head: bytes, tail: BinaryIO) -> None:
+        self._head = memoryview(head)
+        self._tail = tail
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        if self._head:
+            size = min(len(buffer), len(self._head))
+            buffer[:size] = self._head[:size]
+            self._head = self._head[size:]
+            return size
+        data = self._tail.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+@dataclass
+class Source:
+    """An opened source: its display name, suffixes, first bytes, and a stream of all its bytes."""
+
+    name: str
+    path: Path | None  # None for stdin
+    suffix: str  # lower-case, without a trailing .gz: ".sdk", ".csv" ...
+    compressed: bool
+    head: bytes  # the first SNIFF_BYTES of the (decompressed) content
+    stream: BinaryIO  # the whole (decompressed) content, head included
+
+    @property
+    def encoding(self) -> str:
+        return next((codec for bom, codec in _BOMS if self.head.startswith(bom)), "utf-8")
+
+
+def display_name(spec: str | Path) -> str:
+    return STDIN_NAME if str(spec) == STDIN else str(spec)
+
+
+def check_path(spec: str | Path) -> None:
+    """Raise :class:`FormatError` when a named file cannot be opened for reading."""
+    if str(spec) == STDIN:
+        return
+    path = Path(spec)
+    if not path.exists():
+        raise FormatError(f"{spec}: no such file")
+    if not path.is_file():
+        raise FormatError(f"{spec}: not a file")
+
+
+def _sniffed(stream: BinaryIO) -> tuple[bytes, BinaryIO]:
+    head = stream.read(SNIFF_BYTES)
+    return head, io.BufferedReader(_Prefixed(head, stream))
+
+
+@contextmanager
+def open_source(spec: str | Path) -> Iterator[Source]:
+    """Open a path or ``-`` as a :class:`Source`, decompressing gzip (recognised by its magic)."""
+    check_path(spec)
+    name = display_name(spec)
+    path = None if str(spec) == STDIN else Path(spec)
+    try:
+        handle = sys.stdin.buffer if path is None else path.open("rb")
+    except OSError as exc:
+        raise FormatError(f"{name}: cannot open: {exc.strerror or exc}") from None
+    suffixes = [s.lower() for s in path.suffixes] if path else []
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes.pop()
+    try:
+        head, stream = _sniffed(handle)
+        compressed = head.startswith(GZIP_MAGIC)
+        if compressed:
+            try:
+                head, stream = _sniffed(gzip.GzipFile(fileobj=stream, mode="rb"))
+            except READ_ERRORS as exc:
+                head, stream = b"", _Broken(f"gzip data is corrupt: {exc}")
+        yield Source(name, path, suffixes[-1] if suffixes else "", compressed, head, stream)
+    finally:
+        if path is not None:
+            handle.close()
+
+
+class _Broken(io.RawIOBase):
+    """A stream whose first read fails: a compressed source whose header is already unreadable."""
+
+    def __init__(self, message: str) -> None:
+        self._message = message
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        raise OSError(self._message)
+
+
+def text_lines(source: Source) -> Iterator[Line]:
+    """Decoded lines with 1-based numbers; raises :class:`Unreadable` if the bytes stop reading.
+
+    Universal newlines (``\\n``, ``\\r\\n``, ``\\r``); undecodable bytes become surrogates
+    (see :func:`pipeline.formats.rows.undecodable`).
+    """
+    errors = "surrogateescape" if source.encoding.startswith("utf-8") else "replace"
+    text = io.TextIOWrapper(source.stream, encoding=source.encoding, errors=errors, newline=None)
+    number = 0
+    try:
+        while line := text.readline(MAX_LINE_CHARS):
+            number += 1
+            if line[-1] == "\n":
+                yield Line(number, line[:-1], False)
+                continue
+            if len(line) < MAX_LINE_CHARS:  # the last line, without a line ending
+                yield Line(number, line, False)
+                continue
+            rest = line
+            while rest and rest[-1] != "\n":  # skip the rest of an over-long line
+                rest = text.readline(MAX_LINE_CHARS)
+            yield Line(number, line, True)
+    except READ_ERRORS as exc:
+        raise Unreadable(number + 1, f"cannot read past line {number}: {exc}") from None
+    finally:
+        text.detach()

@@ -1,0 +1,158 @@
+"""Tables with named columns: CSV/TSV with a header row, and Parquet.
+
+The puzzle column is ``column`` when given, else the first column with a usual name
+(:data:`PUZZLE_COLUMNS`), else the first column; every other column goes into ``extra`` under
+its own name. CSV rows are read one line at a time, so a quoted field cannot span lines (no
+puzzle file does that) and one bad line spoils only its own row.
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pipeline.formats.rows import Candidate, FormatError, clean_text, undecodable
+from pipeline.formats.sources import MAX_LINE_CHARS, Line, Source, Unreadable
+
+#: Column names that hold the puzzle in files seen in the wild (Kaggle's ``quizzes`` ...).
+PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz", "givens", "grid", "sudoku", "question")
+
+
+def pick_column(name: str, columns: Sequence[str], column: str | None) -> int:
+    """Index of the puzzle column; :class:`FormatError` when ``column`` is not in the header."""
+    if column is not None:
+        if column not in columns:
+            raise FormatError(
+                f"{name}: no column {column!r}; its columns are {', '.join(map(repr, columns))}"
+            )
+        return columns.index(column)
+    lowered = [c.strip().lower() for c in columns]
+    return next((lowered.index(c) for c in PUZZLE_COLUMNS if c in lowered), 0)
+
+
+def _split(line: str, delimiter: str) -> list[str]:
+    return next(csv.reader([line], delimiter=delimiter), [])
+
+
+def csv_header(name: str, lines: Iterator[Line], delimiter: str) -> list[str]:
+    """The header row: the first line that is neither blank nor a ``#`` comment."""
+    for _, line, _ in lines:
+        text = line.strip()
+        if text and not text.startswith("#"):
+            return [clean_text(field.strip()) for field in _split(text, delimiter)]
+    raise FormatError(f"{name}: no header row")
+
+
+def read_csv(
+    name: str, lines: Iterable[Line], delimiter: str, column: str | None
+) -> Iterator[Candidate]:
+    """One candidate per data line of a CSV/TSV file with a header."""
+    lines = iter(lines)
+    header = csv_header(name, lines, delimiter)
+    index = pick_column(name, header, column)
+    for number, line, cut in lines:
+        text = line.strip()
+        if not text or text[0] == "#":
+            continue
+        if cut:
+            yield Candidate(number, text, None, {}, f"line is over {MAX_LINE_CHARS} characters")
+            continue
+        try:
+            fields = _split(text, delimiter)
+        except csv.Error as exc:
+            yield Candidate(number, text, None, {}, f"not a CSV row: {exc}")
+            continue
+        if index >= len(fields):
+            reason = f"row has {len(fields)} fields; the puzzle is in field {index + 1}"
+            yield Candidate(number, text, None, {}, reason)
+            continue
+        extra = {
+            key: clean_text(value)
+            for i, (key, value) in enumerate(zip(header, fields, strict=False))
+            if i != index
+        }
+        puzzle = fields[index].strip()
+        bad = undecodable(puzzle)
+        reason = f"column {header[index]!r}: {bad}" if bad else None
+        yield Candidate(number, text, None if bad else puzzle, extra, reason)
+
+
+_TEXT_TYPES = (
+    pa.types.is_string,
+    pa.types.is_large_string,
+    pa.types.is_binary,
+    pa.types.is_large_binary,
+)
+
+
+def text_column(name: str, schema: pa.Schema, index: int) -> None:
+    """Raise :class:`FormatError` unless column ``index`` holds text (or bytes)."""
+    kind = schema.field(index).type
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if not any(test(kind) for test in _TEXT_TYPES):
+        raise FormatError(f"{name}: column {schema.names[index]!r} holds {kind}, not puzzle text")
+
+
+def _as_text(value: Any) -> str | None:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="surrogateescape")
+    return value
+
+
+def parquet_schema(source: Source) -> pa.Schema | None:
+    """Schema of a Parquet source on disk, or None if it is not there or not readable as one."""
+    if source.path is None or source.compressed:
+        return None
+    try:
+        metadata = pq.read_metadata(source.path)
+    except (pa.ArrowException, OSError):
+        return None
+    return metadata.schema.to_arrow_schema()
+
+
+def read_parquet(source: Source, column: str | None, batch_rows: int) -> Iterator[Candidate]:
+    """One candidate per row of a Parquet file, its line being the row index + 1."""
+    with ExitStack() as stack:
+        if source.path is not None and not source.compressed:
+            where: Any = source.path
+        else:  # stdin or gzip: Parquet needs a seekable file
+            where = stack.enter_context(tempfile.TemporaryFile())
+            shutil.copyfileobj(source.stream, where)
+            where.seek(0)
+        try:
+            table = stack.enter_context(pq.ParquetFile(where))
+        except (pa.ArrowException, OSError) as exc:
+            raise Unreadable(1, f"not a readable Parquet file: {exc}") from None
+        schema = table.schema_arrow
+        index = pick_column(source.name, schema.names, column)
+        text_column(source.name, schema, index)
+        puzzle_name = schema.names[index]
+        row = 0
+        try:
+            for batch in table.iter_batches(batch_size=batch_rows):
+                columns = {name: batch.column(name).to_pylist() for name in batch.schema.names}
+                puzzles = columns.pop(puzzle_name)
+                for i, value in enumerate(puzzles):
+                    extra = {key: values[i] for key, values in columns.items()}
+                    text = _as_text(value)
+                    yield _parquet_candidate(row + i + 1, text, puzzle_name, extra)
+                row += len(puzzles)
+        except (pa.ArrowException, OSError) as exc:
+            raise Unreadable(row + 1, f"cannot read past row {row}: {exc}") from None
+
+
+def _parquet_candidate(line: int, text: str | None, column: str, extra: dict) -> Candidate:
+    if text is None:
+        return Candidate(line, "", None, extra, f"column {column!r} is empty (null)")
+    text = text.strip()
+    bad = undecodable(text)
+    reason = f"column {column!r}: {bad}" if bad else None
+    return Candidate(line, text, None if bad else text, extra, reason)

@@ -1,0 +1,174 @@
+"""``write_rows``: result rows to Parquet (the default), CSV or JSON lines, chosen by suffix.
+
+Writes go to a temporary file beside the target, renamed over it only when complete
+(``os.replace``), so an error half-way leaves any earlier file at that path untouched. Rows are
+written in batches (Parquet through one ``ParquetWriter``), so memory does not grow with the
+row count.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from itertools import islice
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pipeline.formats.rows import FormatError
+
+PARQUET, CSV, JSONL = "parquet", "csv", "jsonl"
+WRITE_SUFFIXES = {
+    "": PARQUET,
+    ".parquet": PARQUET,
+    ".pq": PARQUET,
+    ".csv": CSV,
+    ".jsonl": JSONL,
+    ".ndjson": JSONL,
+    ".json": JSONL,
+}
+BATCH_ROWS = 10_000
+
+Row = Mapping[str, Any]
+
+
+def output_kind(path: Path) -> str:
+    """``parquet``, ``csv`` or ``jsonl`` from the suffix; :class:`FormatError` for others."""
+    kind = WRITE_SUFFIXES.get(path.suffix.lower())
+    if kind is None:
+        known = ", ".join(s for s in WRITE_SUFFIXES if s)
+        raise FormatError(f"{path}: unknown output suffix {path.suffix!r}; use {known}")
+    return kind
+
+
+@contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """A temporary path beside ``path``, moved onto it (durably) only if the block succeeds."""
+    if not path.parent.is_dir():
+        raise FormatError(f"{path}: folder {path.parent} does not exist")
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    os.close(handle)
+    temporary = Path(name)
+    try:
+        yield temporary
+        with temporary.open("rb+") as written:
+            os.fsync(written.fileno())
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _batches(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:
+    rows = iter(rows)
+    while batch := list(islice(rows, size)):
+        yield batch
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready form of numpy scalars and arrays, tuples and sets."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray | tuple | set | frozenset):
+        return list(value.tolist() if isinstance(value, np.ndarray) else value)
+    raise TypeError(f"cannot write a {type(value).__name__} value: {value!r}")
+
+
+def _check_keys(path: Path, names: list[str], batch: list[Row], start: int) -> None:
+    known = set(names)
+    for offset, row in enumerate(batch):
+        if row.keys() - known:
+            extra = ", ".join(sorted(row.keys() - known))
+            raise FormatError(
+                f"{path}: row {start + offset + 1} has fields ({extra}) that the first row lacks"
+            )
+
+
+def _write_parquet(rows: Iterable[Row], path: Path, schema: pa.Schema | None, size: int) -> int:
+    writer: pq.ParquetWriter | None = None
+    count = 0
+    try:
+        for batch in _batches(rows, size):
+            if schema is None:
+                inferred = pa.Table.from_pylist(batch).schema
+                schema = pa.schema(  # a column that is all null so far is taken to be text
+                    f.with_type(pa.string()) if pa.types.is_null(f.type) else f for f in inferred
+                )
+            _check_keys(path, schema.names, batch, count)
+            try:
+                table = pa.Table.from_pylist(batch, schema=schema)
+            except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+                raise FormatError(
+                    f"{path}: rows {count + 1}-{count + len(batch)} do not fit the columns "
+                    f"of the first rows: {exc}"
+                ) from None
+            if writer is None:
+                writer = pq.ParquetWriter(path, schema)
+            writer.write_table(table)
+            count += len(batch)
+        if writer is None:  # no rows: still a valid (empty) file
+            pq.write_table(pa.table({}, schema=schema) if schema else pa.table({}), path)
+    finally:
+        if writer is not None:
+            writer.close()
+    return count
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell: nested values as JSON, None as an empty cell."""
+    if value is None:
+        return ""
+    if isinstance(value, dict | list | tuple | np.ndarray):
+        return json.dumps(value, default=_plain, ensure_ascii=False)
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _write_csv(rows: Iterable[Row], handle: TextIO, path: Path) -> int:
+    writer: csv.DictWriter | None = None
+    count = 0
+    for row in rows:
+        if writer is None:
+            writer = csv.DictWriter(handle, fieldnames=list(row))
+            writer.writeheader()
+        _check_keys(path, list(writer.fieldnames), [row], count)
+        writer.writerow({key: _cell(value) for key, value in row.items()})
+        count += 1
+    return count
+
+
+def _write_jsonl(rows: Iterable[Row], handle: TextIO) -> int:
+    count = 0
+    for row in rows:
+        handle.write(json.dumps(dict(row), default=_plain, ensure_ascii=False))
+        handle.write("\n")
+        count += 1
+    return count
+
+
+def write_rows(
+    rows: Iterable[Row],
+    path: Path,
+    schema: pa.Schema | None = None,
+    batch_rows: int = BATCH_ROWS,
+) -> int:
+    """Write ``rows`` (mappings with the same keys) to ``path``; return how many were written.
+
+    The format follows the suffix (see :data:`WRITE_SUFFIXES`). For Parquet, ``schema`` fixes the
+    column types; without it they are inferred from the first batch. Raises
+    :class:`FormatError` for an unknown suffix, a missing folder, or a row that does not fit.
+    """
+    path = Path(path)
+    kind = output_kind(path)
+    with atomic_path(path) as temporary:
+        if kind == PARQUET:
+            return _write_parquet(rows, temporary, schema, batch_rows)
+        with temporary.open("w", encoding="utf-8", newline="") as handle:
+            if kind == CSV:
+                return _write_csv(rows, handle, path)
+            return _write_jsonl(rows, handle)

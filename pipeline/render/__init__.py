@@ -1,0 +1,28 @@
+"""Print-ready PDF books: page geometry, the grid flowable, booklet assembly and imposition.
+
+``render_book(book, path, options)`` is the one entry point; :mod:`pipeline.render.book` holds
+the input types and :func:`book_from_rows` maps store rows onto them.
+"""
+
+from pipeline.render.book import Book, BookError, BookPuzzle, Section, book_from_rows
+from pipeline.render.booklet import RenderResult, UnreadableLayout, render_book
+from pipeline.render.fonts import UnsupportedText
+from pipeline.render.imposition import ImpositionError
+from pipeline.render.options import PrintOptionError, PrintOptions
+from pipeline.render.page import PageCountError
+
+__all__ = [
+    "Book",
+    "BookError",
+    "BookPuzzle",
+    "ImpositionError",
+    "PageCountError",
+    "PrintOptionError",
+    "PrintOptions",
+    "RenderResult",
+    "Section",
+    "UnreadableLayout",
+    "UnsupportedText",
+    "book_from_rows",
+    "render_book",
+]

@@ -1,0 +1,206 @@
+"""What goes into a book: puzzles, sections and the book itself, checked before any page is drawn.
+
+Puzzles arrive in the engine's text form (one string of n*n symbols, ``.`` for a blank) with their
+box shape; :func:`book_from_rows` builds a book from store rows (plain mappings) grouped by tier.
+Every check raises :class:`BookError` naming the puzzle, section or row at fault, because a
+half-printed book is worse than none.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NoReturn
+
+import numpy as np
+
+import engine
+from engine.geometry import Geometry
+
+LAYOUTS = (1, 2, 4, 6)  # puzzles per page a section may ask for
+SHORT_ID_LENGTH = 8  # characters of the id printed beside each puzzle
+ROW_KEYS = ("id", "givens", "solution", "box_rows", "box_cols", "tier")
+
+
+class BookError(ValueError):
+    """The book's content is inconsistent: the message names the puzzle, section or row."""
+
+
+@dataclass(frozen=True)
+class PuzzleGrids:
+    """A puzzle's parsed values (0 = blank) and its solution, row-major, read-only."""
+
+    geometry: Geometry
+    givens: np.ndarray
+    solution: np.ndarray
+
+
+@dataclass(frozen=True)
+class BookPuzzle:
+    """One puzzle as printed: its givens, its solution, and what the answer key may shade.
+
+    ``passes`` gives, per cell, the logic pass in which the cell was solved (0 for a given).
+    """
+
+    id: str
+    givens: str
+    solution: str
+    box_rows: int
+    box_cols: int
+    tier: str
+    score: float | None = None
+    passes: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.passes is not None:
+            object.__setattr__(self, "passes", tuple(int(p) for p in self.passes))
+        self.grids  # noqa: B018 -- parse now so a bad puzzle fails at construction
+
+    @property
+    def short_id(self) -> str:
+        """The id as printed beside the puzzle: short enough for a label, long enough to look up."""
+        return self.id[:SHORT_ID_LENGTH]
+
+    @cached_property
+    def grids(self) -> PuzzleGrids:
+        """Parse and cross-check givens, solution and passes."""
+        box = (self.box_rows, self.box_cols)
+        givens = self._parse("givens", box)
+        solution = self._parse("solution", box)
+        geo = givens.geometry
+        blanks = np.flatnonzero(solution.values == 0)
+        if blanks.size:
+            cell = geo.cell_name(int(blanks[0]))
+            self._fail(f"solution has {blanks.size} blank cells (first at {cell})")
+        wrong = np.flatnonzero((givens.values != 0) & (givens.values != solution.values))
+        if wrong.size:
+            cell = int(wrong[0])
+            self._fail(
+                f"given {geo.symbols[givens.values[cell] - 1]!r} at {geo.cell_name(cell)} "
+                f"differs from the solution's {geo.symbols[solution.values[cell] - 1]!r}"
+            )
+        if self.passes is not None:
+            self._check_passes(geo, givens.values)
+        return PuzzleGrids(geo, givens.values, solution.values)
+
+    def _parse(self, name: str, box: tuple[int, int]) -> engine.Grid:
+        text = getattr(self, name)
+        if not isinstance(text, str):
+            self._fail(f"{name} must be a string, got {type(text).__name__}")
+        try:
+            return engine.parse(text, box=box)
+        except (engine.InvalidPuzzle, ValueError) as exc:
+            self._fail(f"{name}: {exc}")
+
+    def _check_passes(self, geo: Geometry, givens: np.ndarray) -> None:
+        assert self.passes is not None
+        if len(self.passes) != geo.ncells:
+            self._fail(f"passes has {len(self.passes)} entries; a {geo} grid has {geo.ncells}")
+        passes = np.asarray(self.passes)
+        bad = np.flatnonzero(((passes == 0) != (givens != 0)) | (passes < 0))
+        if bad.size:
+            cell = int(bad[0])
+            self._fail(
+                f"passes[{cell}] ({geo.cell_name(cell)}) is {passes[cell]}: givens have pass 0 "
+                "and every other cell a pass of 1 or more"
+            )
+
+    def _fail(self, problem: str) -> NoReturn:
+        raise BookError(f"puzzle {self.id!r}: {problem}")
+
+
+@dataclass(frozen=True)
+class Section:
+    """Puzzles of one tier printed ``layout`` to a page under one header."""
+
+    title: str
+    tier: str
+    layout: int
+    puzzles: list[BookPuzzle] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.layout not in LAYOUTS:
+            choices = ", ".join(map(str, LAYOUTS))
+            raise BookError(
+                f"section {self.title!r}: layout {self.layout!r} is not one of {choices}"
+            )
+        if not self.puzzles:
+            raise BookError(f"section {self.title!r} has no puzzles")
+
+    @property
+    def pages(self) -> int:
+        return math.ceil(len(self.puzzles) / self.layout)
+
+
+@dataclass(frozen=True)
+class Book:
+    """Title, author, sections in print order, and optional text for an "about" page."""
+
+    title: str
+    author: str
+    sections: list[Section]
+    about: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.title.strip():
+            raise BookError("the book has no title")
+        if not self.sections:
+            raise BookError(f"book {self.title!r} has no sections")
+
+    @property
+    def puzzle_count(self) -> int:
+        return sum(len(section.puzzles) for section in self.sections)
+
+
+def book_from_rows(
+    rows: Iterable[Mapping],
+    title: str,
+    author: str,
+    layouts: Mapping[str, int],
+    about: str | None = None,
+) -> Book:
+    """A book with one section per tier, in the order of ``layouts`` (tier -> puzzles per page).
+
+    Rows carry ``id, givens, solution, box_rows, box_cols, tier`` and optionally ``score`` and
+    ``passes``; a missing or NaN score prints as no score.
+    """
+    by_tier: dict[str, list[BookPuzzle]] = {tier: [] for tier in layouts}
+    for index, row in enumerate(rows):
+        missing = [key for key in ROW_KEYS if key not in row]
+        if missing:
+            raise BookError(f"row {index}: missing {', '.join(map(repr, missing))}")
+        tier = str(row["tier"])
+        if tier not in by_tier:
+            raise BookError(
+                f"row {index} (id {row['id']!r}): tier {tier!r} has no layout; "
+                f"layouts are given for {', '.join(map(repr, layouts))}"
+            )
+        by_tier[tier].append(_puzzle_from_row(row, index))
+    for tier, puzzles in by_tier.items():
+        if not puzzles:
+            raise BookError(f"tier {tier!r} has a layout but no rows")
+    sections = [
+        Section(tier.capitalize(), tier, layouts[tier], puzzles)
+        for tier, puzzles in by_tier.items()
+    ]
+    return Book(title, author, sections, about)
+
+
+def _puzzle_from_row(row: Mapping, index: int) -> BookPuzzle:
+    score = row.get("score")
+    passes: Sequence[int] | None = row.get("passes")
+    try:
+        return BookPuzzle(
+            id=str(row["id"]),
+            givens=row["givens"],
+            solution=row["solution"],
+            box_rows=int(row["box_rows"]),
+            box_cols=int(row["box_cols"]),
+            tier=str(row["tier"]),
+            score=None if score is None or math.isnan(score) else float(score),
+            passes=None if passes is None else tuple(passes),
+        )
+    except BookError as exc:
+        raise BookError(f"row {index}: {exc}") from None

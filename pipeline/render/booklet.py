@@ -1,0 +1,379 @@
+"""Book assembly: plan every page, check it is printable, then write the PDF atomically.
+
+Page order: title page, contents and how to play, the about page (when the book has one), the
+sections, their answers, then ruled notes pages to reach the page count the binding needs. The
+gutter depends on the page count and the page count on the gutter (text reflows), so planning
+repeats until the two agree. Bytes are reproducible: reportlab's invariant mode fixes dates and
+document ids, and fonts are subset in a fixed order.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from reportlab.lib.units import inch
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+
+from pipeline.render.book import Book, BookError, Section
+from pipeline.render.fonts import Fonts, check_text, fonts
+from pipeline.render.grid import symbol_size
+from pipeline.render.imposition import saddle_stitch_sides
+from pipeline.render.options import NO_IMPOSITION, PrintOptions
+from pipeline.render.page import (
+    GUTTER_TABLE,
+    Box,
+    PageFrame,
+    gutter_for,
+    media_size,
+    padded_page_count,
+    page_frame,
+)
+from pipeline.render.pages import (
+    ANSWER_LABEL_SIZE,
+    PUZZLE_LABEL_SIZE,
+    Context,
+    Entry,
+    GridPage,
+    NotesPage,
+    Styles,
+    TextPage,
+    TitlePage,
+    answers_title,
+    grid_area,
+    label_band,
+    paragraph_text,
+    text_area,
+)
+from pipeline.render.slots import MAX_CELL, best_columns
+
+Page = TitlePage | TextPage | GridPage | NotesPage
+
+MIN_PUZZLE_SYMBOL = 8.0  # pt: smaller symbols in a puzzle are a strain to read and write beside
+MIN_ANSWER_SYMBOL = 5.0  # pt: answers are looked up, not worked in
+CONTENTS_NUMBER_WIDTH = 0.6 * inch
+CREATOR = "sudoku-pipeline"
+FRONT_PAGES = 1  # the title page, before the flowing front matter
+
+
+class UnreadableLayout(BookError):
+    """A section's layout would print symbols too small to read on this trim."""
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """What was written: counts and sizes (points) for the manifest and the report."""
+
+    path: Path
+    pages: int  # pages of the book, padding included
+    sheets: int  # pages of the PDF: ``pages``, or half as many 2-up sheets when imposed
+    page_size: tuple[float, float]  # trim plus bleed
+    sheet_size: tuple[float, float]  # the PDF's page size
+    blank_pages: int  # notes pages added for the binding
+    puzzles: int
+    gutter: float
+    contents: tuple[tuple[str, int], ...]  # (heading, first page) as printed in the contents
+
+
+@dataclass
+class Plan:
+    pages: list[Page]
+    gutter: float
+    blank_pages: int
+    contents: list[tuple[str, int]]
+
+
+def render_book(book: Book, path: Path, options: PrintOptions) -> RenderResult:
+    """Write ``book`` to ``path`` as a print-ready PDF; the file appears only when complete."""
+    chosen = fonts()
+    check_book_text(book)
+    plan = plan_book(book, options, chosen)
+    context = Context(book, chosen, Styles(chosen))
+    trim, bleed = options.trim_size, options.bleed
+    frames = [page_frame(k + 1, trim, bleed, plan.gutter) for k in range(len(plan.pages))]
+    page_size = media_size(trim, bleed)
+    imposed = options.imposition != NO_IMPOSITION
+    sheet_size = (2 * page_size[0], page_size[1]) if imposed else page_size
+    path = Path(path)
+    with atomic_output(path) as handle:
+        canv = Canvas(
+            handle,
+            pagesize=sheet_size,
+            invariant=1,
+            pageCompression=1,
+            initialFontName=chosen.text,
+        )
+        canv.setTitle(book.title)
+        canv.setAuthor(book.author)
+        canv.setCreator(CREATOR)
+        if imposed:
+            sheets = _write_sheets(canv, plan.pages, frames, context)
+        else:
+            sheets = _write_pages(canv, plan.pages, frames, context)
+        canv.save()
+    return RenderResult(
+        path=path,
+        pages=len(plan.pages),
+        sheets=sheets,
+        page_size=page_size,
+        sheet_size=sheet_size,
+        blank_pages=plan.blank_pages,
+        puzzles=book.puzzle_count,
+        gutter=plan.gutter,
+        contents=tuple(plan.contents),
+    )
+
+
+def check_book_text(book: Book) -> None:
+    """Every piece of recipe text must be printable in the embedded text fonts."""
+    check_text(book.title, "book title")
+    check_text(book.author, "book author")
+    if book.about:
+        check_text(book.about, "book about text")
+    for section in book.sections:
+        check_text(section.title, f"section {section.title!r} title")
+        for tier in {puzzle.tier for puzzle in section.puzzles}:
+            check_text(tier, f"section {section.title!r} tier")
+
+
+def plan_book(book: Book, options: PrintOptions, chosen: Fonts) -> Plan:
+    """All pages in order, with the gutter that suits their count."""
+    styles = Styles(chosen)
+    gutter = gutter_for(0)
+    for _ in GUTTER_TABLE:
+        pages, contents = _plan_pages(book, options, gutter, styles)
+        total = padded_page_count(len(pages), options.binding)
+        needed = gutter_for(total)
+        if needed == gutter:
+            break
+        gutter = needed
+    blank = total - len(pages)
+    pages.extend(NotesPage() for _ in range(blank))
+    return Plan(pages, gutter, blank, contents)
+
+
+def _plan_pages(
+    book: Book, options: PrintOptions, gutter: float, styles: Styles
+) -> tuple[list[Page], list[tuple[str, int]]]:
+    frame = page_frame(1, options.trim_size, options.bleed, gutter)
+    text_box = text_area(frame)
+    answers_per_page = [_answers_per_page(section, frame, options) for section in book.sections]
+    for section in book.sections:
+        _check_readable(section, frame, options)
+    about = _flow(_about_flowables(book, styles), text_box) if book.about else []
+
+    def contents_for(numbers: Sequence[int]) -> list[list[Flowable]]:
+        return _flow(_front_flowables(book, options, styles, numbers, text_box), text_box)
+
+    entries = len(book.sections) * 2
+    placeholder = contents_for([0] * entries)
+    first = FRONT_PAGES + len(placeholder) + len(about) + 1
+    contents: list[tuple[str, int]] = []
+    for section in book.sections:
+        contents.append((section.title, first))
+        first += section.pages
+    for section, per_page in zip(book.sections, answers_per_page, strict=True):
+        contents.append((answers_title(section), first))
+        first += -(-len(section.puzzles) // per_page)
+    front = contents_for([number for _, number in contents])
+    assert len(front) == len(placeholder)
+    pages: list[Page] = [TitlePage()]
+    pages.extend(TextPage(flowables) for flowables in (*front, *about))
+    pages.extend(_grid_pages(book, answers_per_page, options.shade_answers))
+    return pages, contents
+
+
+def _grid_pages(book: Book, answers_per_page: list[int], shade: bool) -> Iterator[GridPage]:
+    numbered: list[list[Entry]] = []
+    number = 1
+    for section in book.sections:
+        numbered.append([Entry(number + k, puzzle) for k, puzzle in enumerate(section.puzzles)])
+        number += len(section.puzzles)
+    for section, entries in zip(book.sections, numbered, strict=True):
+        yield from _chunked(section, entries, section.layout, answer=False, shade=False)
+    for section, entries, per_page in zip(book.sections, numbered, answers_per_page, strict=True):
+        yield from _chunked(section, entries, per_page, answer=True, shade=shade)
+
+
+def _chunked(
+    section: Section, entries: list[Entry], per_page: int, *, answer: bool, shade: bool
+) -> Iterator[GridPage]:
+    for start in range(0, len(entries), per_page):
+        chunk = entries[start : start + per_page]
+        yield GridPage(section, chunk, per_page, answer=answer, first=start == 0, shade=shade)
+
+
+def _largest_symbol(count: int, area: Box, band: float, n: int) -> float:
+    _, side = best_columns(count, area, band)
+    return symbol_size(min(side, n * MAX_CELL) / n)
+
+
+def _check_readable(section: Section, frame: PageFrame, options: PrintOptions) -> None:
+    area = grid_area(frame)
+    n = max(puzzle.grids.geometry.n for puzzle in section.puzzles)
+    size = _largest_symbol(section.layout, area, label_band(PUZZLE_LABEL_SIZE), n)
+    if size < MIN_PUZZLE_SYMBOL:
+        raise UnreadableLayout(
+            f"section {section.title!r}: {n}x{n} grids {section.layout} to a page on trim "
+            f"{options.trim!r} print symbols {size:.1f} pt high, below the {MIN_PUZZLE_SYMBOL:g} "
+            "pt a reader needs; choose fewer puzzles per page"
+        )
+
+
+def _answers_per_page(section: Section, frame: PageFrame, options: PrintOptions) -> int:
+    """The most answers per page, up to the option, that stay legible for this section."""
+    area = grid_area(frame, legend=options.shade_answers)
+    n = max(puzzle.grids.geometry.n for puzzle in section.puzzles)
+    band = label_band(ANSWER_LABEL_SIZE)
+    for count in range(options.answers_per_page, 0, -1):
+        if _largest_symbol(count, area, band, n) >= MIN_ANSWER_SYMBOL:
+            return count
+    raise UnreadableLayout(
+        f"section {section.title!r}: even one {n}x{n} answer per page on trim {options.trim!r} "
+        f"prints symbols under {MIN_ANSWER_SYMBOL:g} pt"
+    )
+
+
+def _front_flowables(
+    book: Book, options: PrintOptions, styles: Styles, numbers: Sequence[int], box: Box
+) -> list[Flowable]:
+    titles = [section.title for section in book.sections]
+    titles += [answers_title(section) for section in book.sections]
+    table = Table(
+        [[title, str(number)] for title, number in zip(titles, numbers, strict=True)],
+        colWidths=[box.width - CONTENTS_NUMBER_WIDTH, CONTENTS_NUMBER_WIDTH],
+        style=TableStyle(
+            [
+                ("FONTNAME", (0, 0), (-1, -1), styles.body.fontName),
+                ("FONTSIZE", (0, 0), (-1, -1), styles.body.fontSize),
+                ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+                ("LEFTPADDING", (0, 0), (0, -1), 0),
+                ("RIGHTPADDING", (-1, 0), (-1, -1), 0),
+            ]
+        ),
+        hAlign="LEFT",
+    )
+    table.spaceAfter = styles.heading.fontSize
+    return [
+        Paragraph("Contents", styles.heading),
+        table,
+        Paragraph("How to play", styles.heading),
+        *(Paragraph(text, styles.body) for text in _how_to_play(book, options)),
+    ]
+
+
+def _how_to_play(book: Book, options: PrintOptions) -> list[str]:
+    sizes = sorted({p.grids.geometry for s in book.sections for p in s.puzzles}, key=lambda g: g.n)
+    symbol_sets = "; ".join(f"{g.n}x{g.n} grids use {_symbol_range(g.symbols)}" for g in sizes)
+    rules = [
+        "Fill every empty cell so that each row, each column and each outlined box holds every "
+        f"symbol exactly once. {symbol_sets}. Every puzzle can be solved by logic alone.",
+        "In the answers at the back, the printed clues are bold and the filled-in symbols grey.",
+    ]
+    if options.shade_answers:
+        rules.append(
+            "Answer cells are shaded by the round of reasoning in which they can first be "
+            "found: the darker the cell, the later it falls."
+        )
+    return rules
+
+
+def _symbol_range(symbols: str) -> str:
+    digits = symbols[:9]
+    letters = symbols[9:]
+    text = f"{digits[0]}-{digits[-1]}"
+    return f"{text} and {letters[0]}-{letters[-1]}" if letters else text
+
+
+def _about_flowables(book: Book, styles: Styles) -> list[Flowable]:
+    assert book.about is not None
+    paragraphs = [part.strip() for part in book.about.split("\n\n") if part.strip()]
+    body = [Paragraph(paragraph_text(part), styles.body) for part in paragraphs]
+    return [Paragraph("About the difficulty", styles.heading), *body]
+
+
+def _flow(flowables: list[Flowable], box: Box) -> list[list[Flowable]]:
+    """Split flowables into pages of ``box``'s height."""
+    height = box.height
+    pages: list[list[Flowable]] = []
+    current: list[Flowable] = []
+    room = height
+    queue = list(flowables)
+    while queue:
+        flowable = queue.pop(0)
+        _, needed = flowable.wrap(box.width, room)
+        if needed <= room:
+            current.append(flowable)
+            room -= needed + flowable.getSpaceAfter()
+            continue
+        parts = flowable.split(box.width, room)
+        if len(parts) > 1:
+            current.append(parts[0])
+            queue[:0] = parts[1:]
+        elif not current:
+            raise BookError(f"a block of text is too tall for a page ({needed:.0f} pt)")
+        else:
+            queue.insert(0, flowable)
+        pages.append(current)
+        current, room = [], height
+    if current:
+        pages.append(current)
+    return pages
+
+
+def _write_pages(canv: Canvas, pages: list[Page], frames: list[PageFrame], ctx: Context) -> int:
+    for page, frame in zip(pages, frames, strict=True):
+        canv.setPageSize(frame.size)
+        _set_boxes(canv, frame.media, frame.trim)
+        page.draw(canv, frame, ctx)
+        canv.showPage()
+    return len(pages)
+
+
+def _write_sheets(canv: Canvas, pages: list[Page], frames: list[PageFrame], ctx: Context) -> int:
+    """2-up sheets in folded-booklet order: a verso on the left, a recto on the right."""
+    sides = saddle_stitch_sides(len(pages))
+    width, height = frames[0].size
+    for left, right in sides:
+        canv.setPageSize((2 * width, height))
+        left_frame, right_frame = frames[left - 1], frames[right - 1]
+        sheet = Box(0, 0, 2 * width, height)
+        trim = left_frame.trim
+        _set_boxes(canv, sheet, Box(trim.x0, trim.y0, width + right_frame.trim.x1, trim.y1))
+        for offset, number in ((0.0, left), (width, right)):
+            canv.saveState()
+            canv.translate(offset, 0)
+            clip = canv.beginPath()
+            clip.rect(0, 0, width, height)
+            canv.clipPath(clip, stroke=0, fill=0)
+            pages[number - 1].draw(canv, frames[number - 1], ctx)
+            canv.restoreState()
+        canv.showPage()
+    return len(sides)
+
+
+def _set_boxes(canv: Canvas, media: Box, trim: Box) -> None:
+    """Trim and bleed boxes tell the printer where to cut (they equal the media without bleed)."""
+    canv.setTrimBox(trim.as_tuple())
+    canv.setBleedBox(media.as_tuple())
+
+
+@contextmanager
+def atomic_output(path: Path) -> Iterator[BinaryIO]:
+    """A temporary file beside ``path`` that replaces it only when the block succeeds."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

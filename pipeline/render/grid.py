@@ -1,0 +1,128 @@
+"""The grid flowable: one Sudoku grid of any box shape, as a puzzle or as an answer.
+
+Thin rules separate cells and thick rules separate boxes; no rule is thinner than 0.75 pt, the
+finest a print service promises to reproduce. In an answer the givens stay bold black and the
+filled symbols are regular dark grey, so a reader tells them apart; cells may be shaded by the
+logic pass that solved them (later passes darker: the shading shows where the puzzle was hard).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import Flowable
+
+from pipeline.render.book import PuzzleGrids
+from pipeline.render.fonts import Fonts
+
+THIN_RULE = 0.75  # pt
+THICK_RULE_PER_CELL = 0.08  # box rules scale with the cell, within these bounds
+THICK_RULE_MIN = 1.5
+THICK_RULE_MAX = 3.0
+SYMBOL_PER_CELL = 0.6  # symbol size as a fraction of the cell side
+GIVEN_GREY = 0.0  # black
+FILLED_GREY = 0.3  # dark grey: reads as "written in", still crisp in print
+# Fill for cells solved in pass 1, 2, ...; passes past the end use the last (darkest) shade.
+PASS_SHADES = (0.96, 0.91, 0.86, 0.81, 0.76, 0.71)
+
+
+def symbol_size(cell: float) -> float:
+    """Font size of the symbols in a cell of side ``cell`` points."""
+    return cell * SYMBOL_PER_CELL
+
+
+def thick_rule(cell: float) -> float:
+    return min(THICK_RULE_MAX, max(THICK_RULE_MIN, cell * THICK_RULE_PER_CELL))
+
+
+def pass_shade(level: int) -> float:
+    """Grey level (1 = white) of a cell solved in logic pass ``level`` (1 or more)."""
+    return PASS_SHADES[min(level, len(PASS_SHADES)) - 1]
+
+
+@cache
+def _symbol_widths(font: str, size: float, symbols: str) -> dict[str, float]:
+    return {symbol: pdfmetrics.stringWidth(symbol, font, size) for symbol in symbols}
+
+
+class GridFlowable(Flowable):
+    """A square grid ``size`` points wide: the puzzle's givens, or (``answer``) its solution."""
+
+    def __init__(
+        self,
+        grids: PuzzleGrids,
+        size: float,
+        fonts: Fonts,
+        *,
+        answer: bool = False,
+        passes: tuple[int, ...] | None = None,
+    ) -> None:
+        super().__init__()
+        self.grids = grids
+        self.size = size
+        self.fonts = fonts
+        self.answer = answer
+        self.passes = passes
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        return (self.size, self.size)
+
+    def draw(self) -> None:
+        geo = self.grids.geometry
+        cell = self.size / geo.n
+        if self.passes is not None:
+            self._shade(cell)
+        self._rules(cell)
+        given = self.grids.givens != 0
+        self._symbols(cell, self.grids.givens, given, self.fonts.grid_bold, GIVEN_GREY)
+        if self.answer:
+            self._symbols(cell, self.grids.solution, ~given, self.fonts.grid, FILLED_GREY)
+
+    def _cell_origin(self, cells: np.ndarray, cell: float) -> tuple[np.ndarray, np.ndarray]:
+        """Bottom-left corners of cells (row 0 is the top row)."""
+        n = self.grids.geometry.n
+        return (cells % n) * cell, self.size - (cells // n + 1) * cell
+
+    def _shade(self, cell: float) -> None:
+        canv = self.canv
+        passes = np.asarray(self.passes)
+        for level in np.unique(passes[passes > 0]):
+            xs, ys = self._cell_origin(np.flatnonzero(passes == level), cell)
+            canv.setFillGray(pass_shade(int(level)))
+            for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+                canv.rect(x, y, cell, cell, stroke=0, fill=1)
+
+    def _rules(self, cell: float) -> None:
+        canv, geo, size = self.canv, self.grids.geometry, self.size
+        thin: list[tuple[float, float, float, float]] = []
+        thick: list[tuple[float, float, float, float]] = []
+        for k in range(1, geo.n):
+            x, y = k * cell, size - k * cell
+            (thick if k % geo.box_cols == 0 else thin).append((x, 0, x, size))
+            (thick if k % geo.box_rows == 0 else thin).append((0, y, size, y))
+        canv.setStrokeGray(0)
+        canv.setLineWidth(THIN_RULE)
+        canv.lines(thin)
+        canv.setLineWidth(thick_rule(cell))
+        canv.lines(thick)
+        canv.rect(0, 0, size, size, stroke=1, fill=0)
+
+    def _symbols(
+        self, cell: float, values: np.ndarray, mask: np.ndarray, font: str, grey: float
+    ) -> None:
+        symbols = self.grids.geometry.symbols
+        font_size = symbol_size(cell)
+        widths = _symbol_widths(font, font_size, symbols)
+        cells = np.flatnonzero(mask)
+        xs, ys = self._cell_origin(cells, cell)
+        rise = (cell - self.fonts.cap_height(font) * font_size) / 2
+        text = self.canv.beginText()
+        text.setFont(font, font_size)
+        text.setFillGray(grey)
+        for value, x, y in zip(values[cells].tolist(), xs.tolist(), ys.tolist(), strict=True):
+            symbol = symbols[value - 1]
+            text.setTextOrigin(x + (cell - widths[symbol]) / 2, y + rise)
+            text.textOut(symbol)
+        self.canv.drawText(text)

@@ -1,0 +1,80 @@
+"""How a book is printed: trim, bleed, binding, imposition and the answer key, validated up front.
+
+A recipe's ``[print]`` table maps onto :class:`PrintOptions` field by field; a bad value raises
+:class:`PrintOptionError` naming the field, so the CLI can say which key to fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportlab.lib.units import inch
+
+from pipeline.render.page import BINDINGS, CUSTOM, SADDLE_STITCH, TRIMS
+
+NO_IMPOSITION = "none"
+IMPOSITIONS = (NO_IMPOSITION, SADDLE_STITCH)
+MAX_ANSWERS_PER_PAGE = 16
+# Custom trims: anything a desktop printer or a print service might take.
+MIN_TRIM_INCHES = 3.0
+MAX_TRIM_INCHES = 20.0
+
+
+class PrintOptionError(ValueError):
+    """A print option is out of range; the message names the field."""
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """Print settings for one book. Lengths of custom trims are inches."""
+
+    trim: str = "letter"
+    width: float | None = None  # custom trim only, inches
+    height: float | None = None  # custom trim only, inches
+    bleed: bool = False
+    imposition: str = NO_IMPOSITION
+    binding: str = "perfect"
+    shade_answers: bool = False
+    answers_per_page: int = 6
+
+    def __post_init__(self) -> None:
+        names = (*TRIMS, CUSTOM)
+        if self.trim not in names:
+            _fail("trim", f"{self.trim!r} is not one of {', '.join(names)}")
+        if self.trim == CUSTOM:
+            for field in ("width", "height"):
+                value = getattr(self, field)
+                if value is None:
+                    _fail(field, "a custom trim needs both width and height (inches)")
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    _fail(field, f"expected a number of inches, got {value!r}")
+                if not MIN_TRIM_INCHES <= value <= MAX_TRIM_INCHES:
+                    _fail(field, f"{value} in is outside {MIN_TRIM_INCHES}-{MAX_TRIM_INCHES} in")
+        elif self.width is not None or self.height is not None:
+            _fail("width", f"width and height are for trim 'custom', not {self.trim!r}")
+        if self.binding not in BINDINGS:
+            _fail("binding", f"{self.binding!r} is not one of {', '.join(BINDINGS)}")
+        if self.imposition not in IMPOSITIONS:
+            _fail("imposition", f"{self.imposition!r} is not one of {', '.join(IMPOSITIONS)}")
+        if self.imposition == SADDLE_STITCH and self.binding != SADDLE_STITCH:
+            _fail("imposition", "saddle-stitch imposition needs binding 'saddle-stitch'")
+        for field in ("bleed", "shade_answers"):
+            if not isinstance(getattr(self, field), bool):
+                _fail(field, f"expected true or false, got {getattr(self, field)!r}")
+        count = self.answers_per_page
+        if isinstance(count, bool) or not isinstance(count, int):
+            _fail("answers_per_page", f"expected a whole number, got {count!r}")
+        if not 1 <= count <= MAX_ANSWERS_PER_PAGE:
+            _fail("answers_per_page", f"{count} is outside 1-{MAX_ANSWERS_PER_PAGE}")
+
+    @property
+    def trim_size(self) -> tuple[float, float]:
+        """Trim width and height in points."""
+        if self.trim == CUSTOM:
+            assert self.width is not None and self.height is not None  # checked on creation
+            return (self.width * inch, self.height * inch)
+        return TRIMS[self.trim]
+
+
+def _fail(field: str, problem: str) -> None:
+    raise PrintOptionError(f"print option {field!r}: {problem}")

@@ -120,4 +120,11 @@ def sniff(head: bytes, suffix: str, complete: bool) -> str:
     fields = [FIELD_SEPARATORS.split(line, maxsplit=1)[0] for line in content[:_SNIFF_ROWS]]
     if any(map(is_puzzle_like, fields)) and not _grid_run(raw_lines, first):
         return LINES
-    return GRID if MIN_SIZE <= len(row_cells(first)) <= MAX_SIZE else LINES
+    return GRID if _opens_grid(content) else LINES
+
+
+def _opens_grid(content: list[str]) -> bool:
+    """True when the first content line and those after it look like the rows of one grid."""
+    width = len(row_cells(content[0]))
+    rows = content[:width]
+    return MIN_SIZE <= width <= MAX_SIZE and all(len(row_cells(row)) == width for row in rows)

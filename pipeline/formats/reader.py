@@ -61,7 +61,7 @@ def check_columns(source: Source, fmt: str, column: str | None) -> None:
         if known is not None:
             text_column(source.name, known, pick_column(source.name, known.names, column))
     elif fmt in (detect.CSV, detect.TSV) and column is not None:
-        header = csv_header(source.name, text_lines(source), detect.DELIMITERS[fmt])
+        header = csv_header(text_lines(source), detect.DELIMITERS[fmt])
         pick_column(source.name, header, column)
 
 

@@ -41,13 +41,16 @@ def _split(line: str, delimiter: str) -> list[str]:
     return next(csv.reader([line], delimiter=delimiter), [])
 
 
-def csv_header(name: str, lines: Iterator[Line], delimiter: str) -> list[str]:
-    """The header row: the first line that is neither blank nor a ``#`` comment."""
+def csv_header(lines: Iterator[Line], delimiter: str) -> list[str]:
+    """The header row: the first line that is neither blank nor a ``#`` comment ([] if none)."""
     for _, line, _ in lines:
         text = line.strip()
         if text and not text.startswith("#"):
-            return [clean_text(field.strip()) for field in _split(text, delimiter)]
-    raise FormatError(f"{name}: no header row")
+            try:
+                return [clean_text(field.strip()) for field in _split(text, delimiter)]
+            except csv.Error:
+                return [clean_text(text)]
+    return []
 
 
 def read_csv(
@@ -55,7 +58,9 @@ def read_csv(
 ) -> Iterator[Candidate]:
     """One candidate per data line of a CSV/TSV file with a header."""
     lines = iter(lines)
-    header = csv_header(name, lines, delimiter)
+    header = csv_header(lines, delimiter)
+    if not header:
+        return
     index = pick_column(name, header, column)
     for number, line, cut in lines:
         text = line.strip()

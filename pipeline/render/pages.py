@@ -55,6 +55,10 @@ def grid_area(frame: PageFrame, legend: bool = False) -> Box:
     return frame.live.inset(0, bottom, 0, HEADER_BAND)
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def text_area(frame: PageFrame) -> Box:
     """Where front-matter text goes: the live area less the footer."""
     return frame.live.inset(0, FOOTER_BAND, 0, 0)
@@ -136,7 +140,8 @@ class TitlePage:
 
     def draw(self, canv: Canvas, frame: PageFrame, ctx: Context) -> None:
         book, styles = ctx.book, ctx.styles
-        blurb = f"{book.puzzle_count} puzzles in {len(book.sections)} sections, answers at the back"
+        puzzles = plural(book.puzzle_count, "puzzle")
+        blurb = f"{puzzles} in {plural(len(book.sections), 'section')}, answers at the back"
         flowables = [
             Paragraph(paragraph_text(book.title), styles.title),
             Paragraph(paragraph_text(book.author), styles.author),

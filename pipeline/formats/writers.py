@@ -113,7 +113,7 @@ def _write_parquet(rows: Iterable[Row], path: Path, schema: pa.Schema | None, si
             writer.write_table(table)
             count += len(batch)
         if writer is None:  # no rows: still a valid (empty) file
-            pq.write_table(pa.table({}, schema=schema) if schema else pa.table({}), path)
+            pq.write_table((schema or pa.schema([])).empty_table(), path)
     finally:
         if writer is not None:
             writer.close()

@@ -1,0 +1,471 @@
+"""Run recipes: a TOML file read with ``tomllib`` into validated, frozen dataclasses.
+
+Schema (every key is optional unless marked required; ``configs/nightly.toml`` shows it in use)::
+
+    title  = "Nightly Sudoku"   # required, non-empty
+    author = ""                  # default ""
+    seed   = 20261122            # required, integer >= 0: the run seed every chunk's RNG comes from
+    output = "output"            # folder for run folders and the catalog
+
+    [tiers.<name>]               # optional: define a tier or override a default one
+    score      = [min, max]      # numbers, inclusive
+    iterations = [min, max]      # integers >= 0, inclusive
+    clues      = [min, max]      # integers >= 0, inclusive
+    hardest    = "x_wing"        # technique id: the hardest technique a puzzle may need
+    needs      = "naked_pair"    # technique id: its hardest technique is at least this
+
+    [parallel]
+    n_jobs     = -1              # integer >= 1, or -1 for every core
+    backend    = "loky"          # "loky" | "dask"
+    scheduler  = "tcp://host:8786"  # required when backend = "dask"
+    chunk_size = 25              # puzzles per task (integer >= 1)
+
+    [print]
+    trim             = "letter"  # letter | a4 | 6x9 | 8.5x11 | 5.5x8.5 | {width = in, height = in}
+    bleed            = false
+    imposition       = "none"    # "none" | "saddle-stitch" (needs binding = "saddle-stitch")
+    binding          = "perfect" # "perfect" | "saddle-stitch"
+    shade_answers    = false
+    answers_per_page = 6         # 1 .. 16
+    about            = true      # print an "about the difficulty" page
+
+    [[sections]]                 # at least one, printed in this order
+    title    = "Easy"            # default: the tier's name, capitalised
+    size     = 9                 # 4 .. 64, not prime (default 9, or rows*cols of `box`)
+    box      = "3x3"             # ROWSxCOLS, must multiply to size (default: as square as possible)
+    tier     = "easy"            # required: a default tier or one defined under [tiers]
+    count    = 40                # required, integer >= 1
+    symmetry = "rotate180"       # none | rotate180 | rotate90 | mirror_horizontal |
+                                 # mirror_vertical | diagonal | anti_diagonal (default none)
+    minimal  = true              # every given needed for uniqueness (default true)
+    layout   = 4                 # puzzles per page: 1, 2, 4 or 6 (default 4 up to 9x9, else 1)
+
+Any unknown key or bad value raises :class:`RecipeError` whose message names the file, the dotted
+path of the key (``sections[2].layout``; array indices count from 0) and what is allowed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+from engine.geometry import MAX_SIZE, MIN_SIZE, default_box, parse_box
+from engine.logic.state import TECHNIQUES
+from pipeline.render.book import LAYOUTS
+from pipeline.render.options import (
+    IMPOSITIONS,
+    MAX_ANSWERS_PER_PAGE,
+    MAX_TRIM_INCHES,
+    MIN_TRIM_INCHES,
+    PrintOptionError,
+    PrintOptions,
+)
+from pipeline.render.page import BINDINGS, CUSTOM, SADDLE_STITCH, TRIMS
+
+#: Default tier names, easiest first (the shared contract; the grader defines their bands).
+DEFAULT_TIERS = ("easy", "medium", "hard", "expert", "extreme")
+SYMMETRIES = (
+    "none",
+    "rotate180",
+    "rotate90",
+    "mirror_horizontal",
+    "mirror_vertical",
+    "diagonal",
+    "anti_diagonal",
+)
+BACKENDS = ("loky", "dask")
+ALL_CORES = -1
+DEFAULT_SIZE = 9
+DEFAULT_CHUNK_SIZE = 25
+SMALL_GRID_LAYOUT = 4  # puzzles per page by default up to 9x9
+LARGE_GRID_LAYOUT = 1  # and beyond
+TIER_NAME = re.compile(r"[a-z][a-z0-9_-]*\Z")
+SCHEDULER_ADDRESS = re.compile(r"tcp://[A-Za-z0-9.\-\[\]:]+:(\d{1,5})\Z")
+MAX_PORT = 65535
+TOP_KEYS = ("title", "author", "seed", "output", "tiers", "parallel", "print", "sections")
+TIER_KEYS = ("score", "iterations", "clues", "hardest", "needs")
+PARALLEL_KEYS = ("n_jobs", "backend", "scheduler", "chunk_size")
+PRINT_KEYS = (
+    "trim",
+    "bleed",
+    "imposition",
+    "binding",
+    "shade_answers",
+    "answers_per_page",
+    "about",
+)
+TRIM_KEYS = ("width", "height")
+SECTION_KEYS = ("title", "size", "box", "tier", "count", "symmetry", "minimal", "layout")
+# Keys of the recipe hash that change where or how fast a run goes, not what it makes.
+RUN_ONLY_KEYS = ("source", "output")
+RUN_ONLY_PARALLEL_KEYS = ("n_jobs", "backend", "scheduler")
+
+
+class RecipeError(ValueError):
+    """A recipe cannot be read or breaks the schema; the message names file, key and what fits."""
+
+
+@dataclass(frozen=True)
+class TierBand:
+    """A tier's band: every bound is inclusive, and ``None`` leaves that measure free."""
+
+    name: str
+    score: tuple[float, float] | None = None
+    iterations: tuple[int, int] | None = None
+    clues: tuple[int, int] | None = None
+    hardest: str | None = None
+    needs: str | None = None
+
+
+@dataclass(frozen=True)
+class ParallelSpec:
+    """Where chunks run: local processes (loky) or a Dask cluster at ``scheduler``."""
+
+    n_jobs: int = ALL_CORES
+    backend: str = "loky"
+    scheduler: str | None = None
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+
+
+@dataclass(frozen=True)
+class PrintSpec:
+    """The renderer's options plus whether to print an "about the difficulty" page."""
+
+    options: PrintOptions = field(default_factory=PrintOptions)
+    about: bool = True
+
+
+@dataclass(frozen=True)
+class SectionSpec:
+    """One section of the book: ``count`` puzzles of one shape and tier."""
+
+    title: str
+    size: int
+    box_rows: int
+    box_cols: int
+    tier: str
+    count: int
+    symmetry: str = "none"
+    minimal: bool = True
+    layout: int = SMALL_GRID_LAYOUT
+
+    @property
+    def box(self) -> str:
+        """Box shape as written in recipes, e.g. ``3x3``."""
+        return f"{self.box_rows}x{self.box_cols}"
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A validated run recipe. ``tiers`` holds only the bands the recipe defines itself."""
+
+    title: str
+    seed: int
+    sections: tuple[SectionSpec, ...]
+    author: str = ""
+    output: Path = Path("output")
+    tiers: tuple[TierBand, ...] = ()
+    parallel: ParallelSpec = field(default_factory=ParallelSpec)
+    print: PrintSpec = field(default_factory=PrintSpec)
+    source: str = "<recipe>"
+
+    def tier(self, name: str) -> TierBand | None:
+        """The band this recipe defines for ``name``, or None to use the default band."""
+        return next((band for band in self.tiers if band.name == name), None)
+
+
+_REQUIRED = object()  # marks a key without a default
+
+
+class _Table:
+    """One TOML table being read. Its keys are checked against ``keys`` first (None: any name),
+    so a misspelt key is reported as unknown rather than as a missing one."""
+
+    def __init__(self, value: object, path: str, source: str, keys: tuple[str, ...] | None) -> None:
+        self.path, self.source = path, source
+        if not isinstance(value, Mapping):
+            self._fail(path, f"got {_shown(value)}; allowed: a table")
+        self.value: Mapping[str, Any] = value
+        unknown = [key for key in value if keys is not None and key not in keys]
+        if unknown:
+            self.fail(str(unknown[0]), f"unknown key; allowed keys: {_listed(keys or ())}")
+
+    def where(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def _fail(self, path: str, problem: str) -> NoReturn:
+        raise RecipeError(f"{self.source}: {path or 'top level'}: {problem}")
+
+    def fail(self, key: str, problem: str) -> NoReturn:
+        self._fail(self.where(key), problem)
+
+    def get(self, key: str, default: object) -> Any:
+        if key in self.value:
+            return self.value[key]
+        if default is _REQUIRED:
+            self.fail(key, "is required")
+        return default
+
+    def string(self, key: str, default: object = _REQUIRED, choices: tuple[str, ...] = ()) -> Any:
+        value = self.get(key, default)
+        if value is default:
+            return value
+        allowed = f"one of {_listed(choices)}" if choices else "a string"
+        if not isinstance(value, str) or (choices and value not in choices):
+            self.fail(key, f"got {_shown(value)}; allowed: {allowed}")
+        return value
+
+    def integer(
+        self, key: str, default: object = _REQUIRED, low: int = 0, high: int | None = None
+    ) -> Any:
+        value = self.get(key, default)
+        if value is default:
+            return value
+        allowed = f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
+        if not _is_int(value) or value < low or (high is not None and value > high):
+            self.fail(key, f"got {_shown(value)}; allowed: {allowed}")
+        return value
+
+    def boolean(self, key: str, default: bool) -> bool:
+        value = self.get(key, default)
+        if not isinstance(value, bool):
+            self.fail(key, f"got {_shown(value)}; allowed: true or false")
+        return value
+
+    def table(self, key: str, keys: tuple[str, ...] | None) -> _Table:
+        """A sub-table (empty when absent)."""
+        return _Table(self.get(key, {}), self.where(key), self.source, keys)
+
+    def tables(self, key: str, keys: tuple[str, ...]) -> list[_Table]:
+        """An array of tables (``[[key]]``), required and non-empty."""
+        value = self.get(key, _REQUIRED)
+        if not isinstance(value, list) or not value:
+            self.fail(key, f"got {_shown(value)}; allowed: one or more [[{key}]] tables")
+        where = self.where(key)
+        return [_Table(item, f"{where}[{i}]", self.source, keys) for i, item in enumerate(value)]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _listed(choices: tuple[object, ...]) -> str:
+    return ", ".join(str(choice) for choice in choices)
+
+
+def _band(table: _Table, key: str, is_kind: Callable[[object], bool], kind: str) -> Any:
+    """An inclusive ``[min, max]`` pair of non-negative numbers, or None when absent."""
+    value = table.get(key, None)
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(is_kind(v) and v >= 0 for v in value)
+        or value[0] > value[1]
+    ):
+        table.fail(key, f"got {_shown(value)}; allowed: [min, max] of {kind} >= 0, min <= max")
+    return (value[0], value[1])
+
+
+def _tier_band(table: _Table, name: str) -> TierBand:
+    band = TierBand(
+        name=name,
+        score=_band(table, "score", _is_number, "numbers"),
+        iterations=_band(table, "iterations", _is_int, "integers"),
+        clues=_band(table, "clues", _is_int, "integers"),
+        hardest=table.string("hardest", None, TECHNIQUES),
+        needs=table.string("needs", None, TECHNIQUES),
+    )
+    if (
+        band.hardest
+        and band.needs
+        and TECHNIQUES.index(band.needs) > TECHNIQUES.index(band.hardest)
+    ):
+        table.fail("needs", f"{band.needs!r} is harder than hardest = {band.hardest!r}")
+    return band
+
+
+def _tiers(top: _Table) -> tuple[TierBand, ...]:
+    tiers = top.table("tiers", None)
+    bands = []
+    for name in tiers.value:
+        if not isinstance(name, str) or not TIER_NAME.match(name):
+            tiers.fail(str(name), "bad tier name; allowed: lower-case letters, digits, '_', '-'")
+        bands.append(_tier_band(tiers.table(name, TIER_KEYS), name))
+    return tuple(bands)
+
+
+def _parallel(top: _Table) -> ParallelSpec:
+    table = top.table("parallel", PARALLEL_KEYS)
+    n_jobs = table.get("n_jobs", ALL_CORES)
+    if not _is_int(n_jobs) or not (n_jobs >= 1 or n_jobs == ALL_CORES):
+        table.fail("n_jobs", f"got {_shown(n_jobs)}; allowed: an integer >= 1, or -1 (all cores)")
+    backend = table.string("backend", "loky", BACKENDS)
+    scheduler = table.string("scheduler", None)
+    if scheduler is not None:
+        match = SCHEDULER_ADDRESS.match(scheduler)
+        if not match or not 1 <= int(match.group(1)) <= MAX_PORT:
+            table.fail("scheduler", f"got {scheduler!r}; allowed: an address tcp://host:port")
+    elif backend == "dask":
+        table.fail("scheduler", 'is required when backend = "dask" (e.g. "tcp://127.0.0.1:8786")')
+    chunk_size = table.integer("chunk_size", DEFAULT_CHUNK_SIZE, 1)
+    return ParallelSpec(n_jobs, backend, scheduler, chunk_size)
+
+
+def _trim(table: _Table) -> dict[str, Any]:
+    """PrintOptions fields for ``trim``: a named size or a custom ``{width, height}`` in inches."""
+    value = table.get("trim", None)
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        return {"trim": table.string("trim", "letter", tuple(TRIMS))}
+    if not isinstance(value, Mapping):
+        table.fail("trim", f"got {_shown(value)}; allowed: {_listed(tuple(TRIMS))} or a table")
+    custom = table.table("trim", TRIM_KEYS)
+    size = {}
+    for side in ("width", "height"):
+        inches = custom.get(side, _REQUIRED)
+        if not _is_number(inches) or not MIN_TRIM_INCHES <= inches <= MAX_TRIM_INCHES:
+            allowed = f"inches from {MIN_TRIM_INCHES} to {MAX_TRIM_INCHES}"
+            custom.fail(side, f"got {_shown(inches)}; allowed: {allowed}")
+        size[side] = float(inches)
+    return {"trim": CUSTOM, **size}
+
+
+def _print(top: _Table) -> PrintSpec:
+    table = top.table("print", PRINT_KEYS)
+    defaults = PrintOptions()
+    fields = {
+        **_trim(table),
+        "bleed": table.boolean("bleed", defaults.bleed),
+        "imposition": table.string("imposition", defaults.imposition, IMPOSITIONS),
+        "binding": table.string("binding", defaults.binding, BINDINGS),
+        "shade_answers": table.boolean("shade_answers", defaults.shade_answers),
+        "answers_per_page": table.integer(
+            "answers_per_page", defaults.answers_per_page, 1, MAX_ANSWERS_PER_PAGE
+        ),
+    }
+    if fields["imposition"] == SADDLE_STITCH and fields["binding"] != SADDLE_STITCH:
+        table.fail("imposition", f'"{SADDLE_STITCH}" needs binding = "{SADDLE_STITCH}"')
+    about = table.boolean("about", True)
+    try:
+        return PrintSpec(PrintOptions(**fields), about)
+    except PrintOptionError as exc:  # the renderer's own checks, should ours ever fall behind
+        table.fail("", str(exc))
+
+
+def _shape(table: _Table) -> tuple[int, int, int]:
+    """(size, box rows, box cols) from ``size`` and/or ``box``."""
+    size = table.integer("size", None, MIN_SIZE, MAX_SIZE)
+    box = table.string("box", None)
+    if box is not None:
+        try:
+            rows, cols = parse_box(box)
+        except ValueError:
+            table.fail("box", f"got {box!r}; allowed: ROWSxCOLS such as 3x3 or 2x3")
+        fits = f"multiplying to {size}" if size else f"multiplying to at most {MAX_SIZE}"
+        if rows < 2 or cols < 2 or rows * cols != (size or min(rows * cols, MAX_SIZE)):
+            table.fail("box", f"got {box!r}; allowed: ROWSxCOLS, each >= 2, {fits}")
+        return rows * cols, rows, cols
+    size = DEFAULT_SIZE if size is None else size
+    try:
+        rows, cols = default_box(size)
+    except ValueError:
+        table.fail("size", f"got {size}; allowed: {MIN_SIZE} to {MAX_SIZE}, not prime")
+    return size, rows, cols
+
+
+def _section(table: _Table, tiers: tuple[str, ...]) -> SectionSpec:
+    size, rows, cols = _shape(table)
+    tier = table.string("tier", _REQUIRED, tiers)
+    section = SectionSpec(
+        title=table.string("title", tier.replace("_", " ").capitalize()),
+        size=size,
+        box_rows=rows,
+        box_cols=cols,
+        tier=tier,
+        count=table.integer("count", _REQUIRED, 1),
+        symmetry=table.string("symmetry", "none", SYMMETRIES),
+        minimal=table.boolean("minimal", True),
+        layout=table.get(
+            "layout", SMALL_GRID_LAYOUT if size <= DEFAULT_SIZE else LARGE_GRID_LAYOUT
+        ),
+    )
+    if not _is_int(section.layout) or section.layout not in LAYOUTS:
+        table.fail("layout", f"got {_shown(section.layout)}; allowed: one of {_listed(LAYOUTS)}")
+    if not section.title.strip():
+        table.fail("title", "is empty; allowed: a non-empty string")
+    return section
+
+
+def parse_recipe(mapping: Mapping[str, Any], source: str = "<recipe>") -> Recipe:
+    """Validate a recipe already read from TOML; ``source`` names it in error messages."""
+    top = _Table(mapping, "", source, TOP_KEYS)
+    title = top.string("title")
+    if not title.strip():
+        top.fail("title", "is empty; allowed: a non-empty string")
+    output = top.string("output", "output")
+    if not output.strip():
+        top.fail("output", "is empty; allowed: a folder path")
+    tiers = _tiers(top)
+    names = tuple(dict.fromkeys((*DEFAULT_TIERS, *(band.name for band in tiers))))
+    recipe = Recipe(
+        title=title,
+        author=top.string("author", ""),
+        seed=top.integer("seed"),
+        output=Path(output),
+        tiers=tiers,
+        parallel=_parallel(top),
+        print=_print(top),
+        sections=tuple(_section(table, names) for table in top.tables("sections", SECTION_KEYS)),
+        source=source,
+    )
+    return recipe
+
+
+def load_recipe(path: str | Path) -> Recipe:
+    """Read and validate a recipe file; syntax errors name the line."""
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            mapping = tomllib.load(handle)
+    except OSError as exc:
+        raise RecipeError(f"{path}: cannot read recipe: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RecipeError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RecipeError(f"{path}: TOML syntax error: {exc}") from None
+    return parse_recipe(mapping, str(path))
+
+
+def recipe_hash(recipe: Recipe) -> str:
+    """SHA-256 of what decides the book's content (puzzles and print), for the manifest.
+
+    The file name, output folder and n_jobs / backend / scheduler are left out: they change where
+    and how fast a run goes, never its puzzles, so command-line overrides keep the hash.
+    """
+    content = dataclasses.asdict(recipe)
+    for key in RUN_ONLY_KEYS:
+        del content[key]
+    for key in RUN_ONLY_PARALLEL_KEYS:
+        del content["parallel"][key]
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,258 @@
+"""Recipes: shipped configs load, each mistake names its key, fuzzed mappings fail cleanly."""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.recipe import RecipeError, load_recipe, parse_recipe, recipe_hash
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+SOURCE = "test.toml"
+
+VALID = """
+title = "Test Book"
+seed = 7
+
+[tiers.gentle]
+score = [0.5, 2.0]
+iterations = [1, 5]
+clues = [30, 40]
+hardest = "hidden_single"
+needs = "naked_single"
+
+[parallel]
+n_jobs = 2
+chunk_size = 8
+
+[print]
+trim = "6x9"
+answers_per_page = 4
+
+[[sections]]
+tier = "gentle"
+count = 3
+
+[[sections]]
+size = 6
+box = "2x3"
+tier = "easy"
+count = 2
+symmetry = "rotate180"
+
+[[sections]]
+size = 16
+tier = "hard"
+count = 1
+layout = 1
+"""
+
+
+def valid() -> dict[str, Any]:
+    return tomllib.loads(VALID)
+
+
+def with_change(path: tuple, value: object) -> dict[str, Any]:
+    """The valid mapping with the key at ``path`` set to ``value`` (deleted when value is DROP)."""
+    mapping = valid()
+    *parents, last = path
+    target: Any = mapping
+    for part in parents:
+        target = target.setdefault(part, {}) if isinstance(part, str) else target[part]
+    if value is DROP:
+        del target[last]
+    else:
+        target[last] = value
+    return mapping
+
+
+DROP = object()
+
+
+@pytest.mark.parametrize("path", sorted(CONFIGS.glob("*.toml")), ids=lambda p: p.name)
+def test_shipped_configs_load(path):
+    recipe = load_recipe(path)
+    assert recipe.sections and recipe.source == str(path)
+    for section in recipe.sections:
+        assert section.box_rows * section.box_cols == section.size
+
+
+def test_nightly_is_a_real_book():
+    recipe = load_recipe(CONFIGS / "nightly.toml")
+    tiers = [section.tier for section in recipe.sections]
+    assert tiers == ["easy", "medium", "hard", "expert", "extreme"]
+    assert {(section.size, section.count) for section in recipe.sections} == {(9, 40)}
+
+
+def test_kids_and_giant_shapes():
+    kids = {section.box for section in load_recipe(CONFIGS / "kids.toml").sections}
+    giant = {section.size for section in load_recipe(CONFIGS / "giant.toml").sections}
+    assert kids == {"2x2", "2x3"}
+    assert giant == {16}
+
+
+def test_valid_mapping_and_defaults():
+    recipe = parse_recipe(valid(), SOURCE)
+    first, six, sixteen = recipe.sections
+    assert (first.title, first.size, first.box, first.layout) == ("Gentle", 9, "3x3", 4)
+    assert (six.box, six.symmetry, sixteen.box, sixteen.layout) == ("2x3", "rotate180", "4x4", 1)
+    assert recipe.tier("gentle").score == (0.5, 2.0)
+    assert recipe.tier("easy") is None
+    assert recipe.parallel.backend == "loky" and recipe.parallel.scheduler is None
+    assert recipe.print.options.trim == "6x9" and recipe.print.about
+    assert str(recipe.output) == "output" and recipe.author == ""
+
+
+def test_custom_trim_and_dask():
+    mapping = with_change(("print", "trim"), {"width": 7, "height": 10})
+    mapping["parallel"].update(backend="dask", scheduler="tcp://127.0.0.1:8786")
+    recipe = parse_recipe(mapping, SOURCE)
+    assert recipe.print.options.trim_size[0] > 0
+    assert (recipe.print.options.width, recipe.print.options.height) == (7.0, 10.0)
+    assert recipe.parallel.scheduler == "tcp://127.0.0.1:8786"
+
+
+def test_box_alone_sets_the_size():
+    recipe = parse_recipe(with_change(("sections", 0, "box"), "3x4"), SOURCE)
+    assert (recipe.sections[0].size, recipe.sections[0].box) == (12, "3x4")
+
+
+# (path to change, new value or DROP, dotted key in the message, words of what is allowed)
+MISTAKES = [
+    (("title",), DROP, "title", "required"),
+    (("title",), "  ", "title", "non-empty"),
+    (("seed",), -1, "seed", "integer >= 0"),
+    (("seed",), True, "seed", "integer >= 0"),
+    (("seed",), "7", "seed", "integer >= 0"),
+    (("author",), 3, "author", "a string"),
+    (("colour",), "red", "colour", "allowed keys: title"),
+    (("sections",), [], "sections", "[[sections]]"),
+    (("sections", 1), 5, "sections[1]", "a table"),
+    (("sections", 2, "layout"), 3, "sections[2].layout", "1, 2, 4, 6"),
+    (("sections", 0, "size"), 7, "sections[0].size", "not prime"),
+    (("sections", 0, "size"), 65, "sections[0].size", "from 4 to 64"),
+    (("sections", 1, "box"), "3x3", "sections[1].box", "multiplying to 6"),
+    (("sections", 1, "box"), "2by3", "sections[1].box", "ROWSxCOLS"),
+    (("sections", 0, "tier"), "impossible", "sections[0].tier", "easy, medium"),
+    (("sections", 0, "tier"), DROP, "sections[0].tier", "required"),
+    (("sections", 0, "count"), 0, "sections[0].count", "integer >= 1"),
+    (("sections", 0, "symmetry"), "spiral", "sections[0].symmetry", "rotate180"),
+    (("sections", 0, "minimal"), "yes", "sections[0].minimal", "true or false"),
+    (("sections", 0, "colour"), 1, "sections[0].colour", "allowed keys"),
+    (("parallel", "backend"), "ray", "parallel.backend", "loky, dask"),
+    (("parallel", "backend"), "dask", "parallel.scheduler", "required"),
+    (("parallel", "scheduler"), "localhost:8786", "parallel.scheduler", "tcp://host:port"),
+    (("parallel", "n_jobs"), 0, "parallel.n_jobs", "-1"),
+    (("parallel", "chunk_size"), 0, "parallel.chunk_size", "integer >= 1"),
+    (("print", "trim"), "b5", "print.trim", "letter, a4"),
+    (("print", "trim"), {"width": 1, "height": 11}, "print.trim.width", "inches from"),
+    (("print", "trim"), {"width": 7}, "print.trim.height", "required"),
+    (("print", "imposition"), "saddle-stitch", "print.imposition", 'binding = "saddle-stitch"'),
+    (("print", "binding"), "spiral", "print.binding", "perfect, saddle-stitch"),
+    (("print", "answers_per_page"), 0, "print.answers_per_page", "from 1 to 16"),
+    (("print", "about"), 1, "print.about", "true or false"),
+    (("tiers", "gentle", "score"), [5, 1], "tiers.gentle.score", "min <= max"),
+    (("tiers", "gentle", "clues"), [1.5, 2], "tiers.gentle.clues", "integers"),
+    (("tiers", "gentle", "hardest"), "magic", "tiers.gentle.hardest", "x_wing"),
+    (("tiers", "gentle", "needs"), "x_wing", "tiers.gentle.needs", "harder than"),
+    (("tiers", "gentle", "level"), 1, "tiers.gentle.level", "allowed keys: score"),
+    (("tiers", "Bad Name"), {}, "tiers.Bad Name", "lower-case"),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "key", "allowed"), MISTAKES, ids=lambda v: str(v))
+def test_each_mistake_names_its_key(path, value, key, allowed):
+    with pytest.raises(RecipeError) as caught:
+        parse_recipe(with_change(path, value), SOURCE)
+    message = str(caught.value)
+    assert message.startswith(f"{SOURCE}: {key}: ")
+    assert allowed in message
+
+
+def test_syntax_error_names_the_line(tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text('title = "x"\nseed = 1\ncount = = 3\n')
+    with pytest.raises(RecipeError, match=r"broken\.toml: TOML syntax error: .*line 3"):
+        load_recipe(path)
+
+
+def test_missing_file_is_named(tmp_path):
+    with pytest.raises(RecipeError, match=r"nowhere\.toml: cannot read recipe"):
+        load_recipe(tmp_path / "nowhere.toml")
+
+
+def test_file_errors_name_the_file(tmp_path):
+    path = tmp_path / "book.toml"
+    path.write_text(VALID.replace("count = 3", "count = -3"))
+    with pytest.raises(RecipeError, match=r"book\.toml: sections\[0\]\.count: got -3"):
+        load_recipe(path)
+
+
+def test_recipe_hash_tracks_content_not_run_settings():
+    base = recipe_hash(parse_recipe(valid(), SOURCE))
+    assert base == recipe_hash(parse_recipe(valid(), "elsewhere.toml"))
+    moved = with_change(("output",), "/tmp/other")
+    moved["parallel"]["n_jobs"] = 1
+    assert recipe_hash(parse_recipe(moved, SOURCE)) == base
+    for path, value in [(("seed",), 8), (("sections", 0, "count"), 4), (("print", "bleed"), True)]:
+        assert recipe_hash(parse_recipe(with_change(path, value), SOURCE)) != base
+    assert len(base) == 64 and int(base, 16) >= 0
+
+
+# Anything TOML can hold, nested a little.
+toml_values = st.recursive(
+    st.booleans()
+    | st.integers(-(2**63), 2**63 - 1)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=12)
+    | st.sampled_from(["3x3", "2x3", "dask", "letter", "x_wing", "tcp://h:1", "easy", "none"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def draw_location(data: st.DataObject, node: Any) -> tuple[Any, Any]:
+    """A (container, key) inside a nested mapping, going one level deeper by a coin toss, so that
+    top-level keys are hit as often as deep ones."""
+    while True:
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        key = data.draw(st.sampled_from(keys))
+        inner = node[key]
+        if not (isinstance(inner, dict | list) and inner and data.draw(st.booleans())):
+            return node, key
+        node = inner
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=st.data())
+def test_mutations_raise_only_recipe_errors(data):
+    mapping = valid()
+    for _ in range(data.draw(st.integers(1, 3))):
+        if not mapping:
+            break
+        parent, key = draw_location(data, mapping)
+        action = data.draw(st.sampled_from(["replace", "delete", "add"]))
+        if action == "replace":
+            parent[key] = data.draw(toml_values)
+        elif action == "delete":
+            del parent[key]
+        elif isinstance(parent, dict):
+            parent[data.draw(st.text(max_size=8))] = data.draw(toml_values)
+        else:
+            parent.append(data.draw(toml_values))
+    before = copy.deepcopy(mapping)
+    try:
+        recipe = parse_recipe(mapping, SOURCE)
+    except RecipeError as exc:
+        assert str(exc).startswith(f"{SOURCE}: ")
+    else:
+        assert recipe_hash(recipe)
+    assert mapping == before  # the caller's mapping is left as it was

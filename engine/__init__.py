@@ -4,24 +4,32 @@ Strings are the boundary: a puzzle is one string of n*n symbols (see ``engine.te
 """
 
 from engine.geometry import SYMBOLS, Geometry, geometry, geometry_for
+from engine.grade import Grade, grade
 from engine.grids import random_grid, random_grid_array
 from engine.solver import MultipleSolutions, NoSolution, count_many, count_solutions, solve
 from engine.text import Grid, InvalidPuzzle, parse, to_text
+from engine.tiers import TIERS, InvalidTiers, Tier, tiers_from_mapping
 
 __all__ = [
     "SYMBOLS",
+    "TIERS",
     "Geometry",
+    "Grade",
     "Grid",
     "InvalidPuzzle",
+    "InvalidTiers",
     "MultipleSolutions",
     "NoSolution",
+    "Tier",
     "count_many",
     "count_solutions",
     "geometry",
     "geometry_for",
+    "grade",
     "parse",
     "random_grid",
     "random_grid_array",
     "solve",
+    "tiers_from_mapping",
     "to_text",
 ]

@@ -1,0 +1,220 @@
+"""The difficulty grade: iterations, hardest technique, score on the Sudoku Explainer scale, tier.
+
+How the score is built (so that it ranks puzzles the way experienced solvers, and SE, do):
+
+* Every step gets a rating on the SE scale (``RATINGS``): full house 1.0, hidden single 1.2 in a
+  box and 1.5 in a line, naked single 2.3, pointing 2.6, claiming 2.8, naked pair 3.0, X-wing 3.2,
+  hidden pair 3.4, naked triple 3.6, swordfish 3.8, hidden triple 4.0, XY-wing 4.2, XYZ-wing 4.4,
+  naked quad 5.0, jellyfish 5.2, hidden quad 5.4, colouring and the two-link patterns 6.5-6.6,
+  chains from 6.5 plus a bonus that grows with the logarithm of their length.
+* Singles: like SE, a pass counts at the rating of the easiest single it offers (a puzzle whose
+  every pass has a hidden single in a box is a 1.2, one that once offers only naked singles 2.3).
+* The puzzle's rating is its hardest step's; a small continuous term (below 0.1, growing with the
+  iteration count) ranks puzzles of one rating by how long they take.
+* Beyond the ladder (trial and error) the score is ``TE_BASE`` plus a term in the mean log of the
+  guesses the solution counter needs from the stuck state, averaged over fixed relabellings of
+  its canonical form, so it is deterministic and invariant under the symmetry group.
+
+When logic gets stuck, the remaining cells are recorded as one last ``trial_and_error`` step (one
+more iteration), so every puzzle has a complete path and every cell a pass number.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from engine.canon import canonical
+from engine.logic.passes import Record, Step, workspace
+from engine.logic.state import (
+    HIDDEN_SINGLE,
+    NAKED_SINGLE,
+    S_EXTRA,
+    S_PASS,
+    S_TECH,
+    TECHNIQUES,
+)
+from engine.solver import MultipleSolutions, NoSolution, count_grid, guesses
+from engine.text import Grid, parse, to_text
+from engine.tiers import DEFAULT_TIERS, Tier, tier_of
+
+#: Base rating of each technique on the Sudoku Explainer scale.
+RATINGS: dict[str, float] = {
+    "full_house": 1.0,
+    "naked_single": 2.3,
+    "hidden_single": 1.5,
+    "locked_pointing": 2.6,
+    "locked_claiming": 2.8,
+    "naked_pair": 3.0,
+    "hidden_pair": 3.4,
+    "naked_triple": 3.6,
+    "hidden_triple": 4.0,
+    "naked_quad": 5.0,
+    "hidden_quad": 5.4,
+    "x_wing": 3.2,
+    "swordfish": 3.8,
+    "jellyfish": 5.2,
+    "skyscraper": 6.6,
+    "two_string_kite": 6.6,
+    "xy_wing": 4.2,
+    "xyz_wing": 4.4,
+    "w_wing": 6.6,
+    "simple_colouring": 6.5,
+    "x_chain": 6.5,
+    "xy_chain": 6.6,
+    "aic": 7.0,
+    "trial_and_error": 7.5,
+}
+HIDDEN_SINGLE_IN_BOX = 1.2
+CHAIN_TECHNIQUES = ("x_chain", "xy_chain", "aic")
+CHAIN_BONUS = 0.1  # per step of the length ladder below
+CHAIN_FREE_LINKS = 4  # chains up to this many links get no bonus
+CHAIN_GROWTH = 1.5  # each further bonus step needs this factor more links
+TIE_WIDTH = 0.09  # the continuous term stays below the smallest gap between ratings (0.1)
+TIE_HALF = 40  # iterations at which the continuous term reaches half its width
+TE_BASE = 7.5
+TE_SLOPE = 0.35  # score per unit of mean log2(guesses)
+TE_SAMPLES = 8  # relabellings of the stuck state whose guesses are averaged
+
+_RATING_ARRAY = np.array([RATINGS[name] for name in TECHNIQUES])
+_CHAIN_IDS = np.array([TECHNIQUES.index(name) for name in CHAIN_TECHNIQUES])
+_TE = TECHNIQUES.index("trial_and_error")
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A puzzle's difficulty. ``path`` is decoded from the raw record on first use.
+
+    cell_passes   int per cell: 0 for a given, k for a cell solved in pass k (the trial-and-error
+                  pass included, so every cell has one)
+    guesses       mean guesses the solution counter needed from the stuck state (0 when logic
+                  alone solved the puzzle)
+    """
+
+    score: float
+    tier: str | None
+    iterations: int
+    hardest: str | None
+    solved: bool
+    clues: int
+    steps_per_technique: Mapping[str, int]
+    cell_passes: np.ndarray = field(repr=False)
+    guesses: float = 0.0
+    record: Record = field(repr=False, default=None)  # type: ignore[assignment]
+    trial: Step | None = field(repr=False, default=None)
+
+    @cached_property
+    def path(self) -> tuple[Step, ...]:
+        """The ordered solve path, each step with technique, pass, proof cells, digits, effects."""
+        steps = self.record.all_steps()
+        return (*steps, self.trial) if self.trial is not None else steps
+
+
+def grade(
+    puzzle: str | Grid, tiers: Mapping[str, Tier] | None = None, box: str | None = None
+) -> Grade:
+    """Grade one puzzle (text or parsed grid); raises NoSolution / MultipleSolutions."""
+    grid = parse(puzzle, box) if isinstance(puzzle, str) else puzzle
+    count, solution = count_grid(grid, 2)
+    if count == 0:
+        raise NoSolution(f"puzzle has no solution: {grid.to_text()}")
+    if count > 1:
+        raise MultipleSolutions(f"puzzle has more than one solution: {grid.to_text()}")
+    run = workspace(grid.geometry).run(grid.values)
+    record = run.record
+    steps = record.steps
+    iterations = run.passes
+    cell_passes = run.solved_pass
+    techs = steps[:, S_TECH]
+    tally = np.bincount(techs, minlength=len(TECHNIQUES))
+    rating = _rating(grid.geometry.n, steps)
+    hardest_rank = int(techs.max()) if techs.size else -1
+    trial = None
+    mean_guesses = 0.0
+    if not run.solved:
+        iterations += 1
+        open_cells = np.flatnonzero(run.values == 0)
+        cell_passes[open_cells] = iterations
+        trial = Step(
+            technique="trial_and_error",
+            pass_no=iterations,
+            cells=tuple(int(c) for c in open_cells),
+            digits=tuple(sorted({int(solution[c]) for c in open_cells})),
+            eliminations=(),
+            placements=tuple((int(c), int(solution[c])) for c in open_cells),
+        )
+        tally[_TE] += 1
+        hardest_rank = _TE
+        mean_guesses = _trial_guesses(Grid(grid.geometry, run.values))
+        rating = max(rating, TE_BASE) + TE_SLOPE * math.log2(1.0 + mean_guesses)
+    score = round(rating + TIE_WIDTH * iterations / (iterations + TIE_HALF), 4)
+    hardest = TECHNIQUES[hardest_rank] if hardest_rank >= 0 else None
+    clues = grid.givens
+    return Grade(
+        score=score,
+        tier=tier_of(tiers or DEFAULT_TIERS, score, iterations, clues, hardest),
+        iterations=iterations,
+        hardest=hardest,
+        solved=run.solved,
+        clues=clues,
+        steps_per_technique={TECHNIQUES[i]: int(c) for i, c in enumerate(tally) if c},
+        cell_passes=cell_passes,
+        guesses=mean_guesses,
+        record=record,
+        trial=trial,
+    )
+
+
+def _chain_bonus(links: np.ndarray) -> np.ndarray:
+    """SE-style length bonus: one CHAIN_BONUS per factor CHAIN_GROWTH beyond CHAIN_FREE_LINKS."""
+    over = np.maximum(links, CHAIN_FREE_LINKS) / CHAIN_FREE_LINKS
+    return CHAIN_BONUS * np.ceil(np.log(over) / math.log(CHAIN_GROWTH))
+
+
+def _rating(n: int, steps: np.ndarray) -> float:
+    """The SE-scale rating of the hardest step (singles rated per pass: see the docstring)."""
+    if steps.shape[0] == 0:
+        return 0.0
+    techs, extra = steps[:, S_TECH], steps[:, S_EXTRA]
+    ratings = _RATING_ARRAY[techs]
+    in_box = extra >= 2 * n
+    hidden = techs == HIDDEN_SINGLE
+    ratings = np.where(hidden & in_box, HIDDEN_SINGLE_IN_BOX, ratings)
+    # a naked single that is also a hidden single is rated as the hidden single
+    also_hidden = (techs == NAKED_SINGLE) & (extra >= 0)
+    ratings = np.where(
+        also_hidden, np.where(in_box, HIDDEN_SINGLE_IN_BOX, RATINGS["hidden_single"]), ratings
+    )
+    chains = np.isin(techs, _CHAIN_IDS)
+    ratings = np.where(chains, ratings + _chain_bonus(extra), ratings)
+    singles = techs <= HIDDEN_SINGLE
+    hardest = float(ratings[~singles].max()) if (~singles).any() else 0.0
+    if singles.any():
+        passes = steps[singles, S_PASS]
+        easiest = np.full(passes.max() + 1, np.inf)
+        np.minimum.at(easiest, passes, ratings[singles])
+        hardest = max(hardest, float(easiest[np.isfinite(easiest)].max()))
+    return hardest
+
+
+def _trial_guesses(stuck: Grid) -> float:
+    """Mean guesses over fixed relabellings of the stuck state's canonical form."""
+    geo = stuck.geometry
+    form = parse(canonical(to_text(geo, stuck.values)), geo.shape)
+    rng = np.random.default_rng(TE_SAMPLES)
+    total = 0.0
+    for _ in range(TE_SAMPLES):
+        total += guesses(Grid(geo, _shuffle(geo, form.values, rng)), 0)
+    return total / TE_SAMPLES
+
+
+def _shuffle(geo, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random row/band and column/stack permutation of a grid (validity preserving)."""
+    rows, cols, n = geo.box_rows, geo.box_cols, geo.n
+    row_order = np.concatenate([b * rows + rng.permutation(rows) for b in rng.permutation(cols)])
+    col_order = np.concatenate([s * cols + rng.permutation(cols) for s in rng.permutation(rows)])
+    return np.ascontiguousarray(values.reshape(n, n)[row_order][:, col_order].reshape(-1))

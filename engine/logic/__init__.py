@@ -1,0 +1,24 @@
+"""The logic solver: candidate masks, one module of finders per family of techniques, and the
+pass loop (``engine.logic.passes``) that records every step."""
+
+from engine.logic.passes import (
+    RUNGS,
+    LogicRun,
+    Record,
+    Step,
+    Workspace,
+    enabled_mask,
+    workspace,
+)
+from engine.logic.state import TECHNIQUES
+
+__all__ = [
+    "RUNGS",
+    "TECHNIQUES",
+    "LogicRun",
+    "Record",
+    "Step",
+    "Workspace",
+    "enabled_mask",
+    "workspace",
+]

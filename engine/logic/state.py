@@ -1,0 +1,360 @@
+"""Candidate state, lookup tables and step records shared by every technique finder.
+
+Glossary (see also ``engine.geometry``):
+    cand    uint64 per cell: bit d set = digit d+1 still possible (a placed cell keeps its one bit)
+    placed  int32 per cell: the digit placed there (1..n), 0 while open
+    layer   ``pos[d, u]``: the per-digit layer of unit u, bit k set = digit d+1 may still go in
+            the unit's k-th cell ``units[u, k]``; rebuilt from ``cand`` at the start of every pass
+    step    one deduction: a technique, the pass it belongs to, the cells and digits that prove it
+            (``proof``, ``digits``) and its effects (eliminations and placements)
+
+Finders never change the state: they append steps to preallocated record arrays (``Record``),
+and the pass loop applies the effects afterwards. Record arrays are plain numpy arrays so that the
+finders can be numba kernels; when they run out of room the kernel flags it and the caller retries
+with larger ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+from numba import njit
+
+from engine.geometry import Geometry
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+#: Technique ids, easiest first (the contract shared with the recipe's tier bands).
+TECHNIQUES = (
+    "full_house",
+    "naked_single",
+    "hidden_single",
+    "locked_pointing",
+    "locked_claiming",
+    "naked_pair",
+    "hidden_pair",
+    "naked_triple",
+    "hidden_triple",
+    "naked_quad",
+    "hidden_quad",
+    "x_wing",
+    "swordfish",
+    "jellyfish",
+    "skyscraper",
+    "two_string_kite",
+    "xy_wing",
+    "xyz_wing",
+    "w_wing",
+    "simple_colouring",
+    "x_chain",
+    "xy_chain",
+    "aic",
+    "trial_and_error",
+)
+TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
+(
+    FULL_HOUSE,
+    NAKED_SINGLE,
+    HIDDEN_SINGLE,
+    LOCKED_POINTING,
+    LOCKED_CLAIMING,
+    NAKED_PAIR,
+    HIDDEN_PAIR,
+    NAKED_TRIPLE,
+    HIDDEN_TRIPLE,
+    NAKED_QUAD,
+    HIDDEN_QUAD,
+    X_WING,
+    SWORDFISH,
+    JELLYFISH,
+    SKYSCRAPER,
+    TWO_STRING_KITE,
+    XY_WING,
+    XYZ_WING,
+    W_WING,
+    SIMPLE_COLOURING,
+    X_CHAIN,
+    XY_CHAIN,
+    AIC,
+    TRIAL_AND_ERROR,
+) = range(len(TECHNIQUES))
+
+# effect kinds
+ELIMINATE = 0
+PLACE = 1
+
+# columns of the step table
+S_TECH, S_PASS, S_EXTRA, S_PROOF0, S_PROOF1, S_EFF0, S_EFF1 = range(7)
+STEP_COLUMNS = 7
+# slots of the record counters
+C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    """Number of set bits of a uint64 (SWAR; LLVM makes it one popcnt)."""
+    x = x - ((x >> U1) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return int((x * _H01) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def lowest_bit(x):
+    return x & (~x + U1)
+
+
+@njit(cache=True, inline="always")
+def bit_index(bit):
+    """Index of a single set bit."""
+    return popcount(bit - U1)
+
+
+@njit(cache=True, inline="always")
+def bit(index):
+    return U1 << np.uint64(index)
+
+
+@njit(cache=True, inline="always")
+def sees(a, b, cell_units):
+    """True when two distinct cells share a row, column or box."""
+    if a == b:
+        return False
+    return (
+        cell_units[a, 0] == cell_units[b, 0]
+        or cell_units[a, 1] == cell_units[b, 1]
+        or cell_units[a, 2] == cell_units[b, 2]
+    )
+
+
+@njit(cache=True)
+def build_layers(cand, placed, units, pos):
+    """Rebuild every per-digit unit layer ``pos[d, u]`` from the open cells' candidates."""
+    pos[:, :] = U0
+    n = units.shape[1]
+    for u in range(units.shape[0]):
+        for k in range(n):
+            cell = units[u, k]
+            if placed[cell] == 0:
+                m = cand[cell]
+                here = bit(k)
+                while m:
+                    low = lowest_bit(m)
+                    m ^= low
+                    pos[bit_index(low), u] |= here
+
+
+@njit(cache=True)
+def init_candidates(values, full, peers, cand, placed):
+    """Candidates after the givens: every open cell keeps the digits no peer holds.
+
+    Returns False when two givens clash (a peer holds a cell's own digit) or a cell has none left.
+    """
+    for cell in range(values.shape[0]):
+        v = values[cell]
+        placed[cell] = v
+        cand[cell] = bit(v - 1) if v else full
+    for cell in range(values.shape[0]):
+        v = values[cell]
+        if v:
+            b = bit(v - 1)
+            for k in range(peers.shape[1]):
+                p = peers[cell, k]
+                if placed[p] == v:
+                    return False
+                cand[p] &= ~b
+    for cell in range(values.shape[0]):  # noqa: SIM110 (a plain loop for numba)
+        if cand[cell] == U0:
+            return False
+    return True
+
+
+# ---- step records ---------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def add_effect(rec, cell, digit, kind):
+    """Append one effect (an elimination or placement of 0-based ``digit`` at ``cell``)."""
+    effects, counts = rec[3], rec[4]
+    i = counts[C_EFFECTS]
+    if i >= effects.shape[0]:
+        counts[C_OVERFLOW] = 1
+        return
+    effects[i, 0] = cell
+    effects[i, 1] = digit
+    effects[i, 2] = kind
+    counts[C_EFFECTS] = i + 1
+
+
+@njit(cache=True, inline="always")
+def add_proof(rec, cell):
+    """Append one cell of the pattern that proves the current step."""
+    proof, counts = rec[2], rec[4]
+    i = counts[C_PROOF]
+    if i >= proof.shape[0]:
+        counts[C_OVERFLOW] = 1
+        return
+    proof[i] = cell
+    counts[C_PROOF] = i + 1
+
+
+@njit(cache=True, inline="always")
+def eliminate(rec, cand, cell, digit):
+    """Record the elimination of ``digit`` at ``cell`` when it is still a candidate there."""
+    if cand[cell] & bit(digit):
+        add_effect(rec, cell, digit, ELIMINATE)
+
+
+@njit(cache=True, inline="always")
+def mark(rec):
+    """Where the next step's proof and effects start (pass both to :func:`commit`)."""
+    counts = rec[4]
+    return counts[C_PROOF], counts[C_EFFECTS]
+
+
+@njit(cache=True)
+def commit(rec, start, tech, extra, digits):
+    """Close the step begun at ``start``; a step with no effect is dropped. Returns True if kept."""
+    steps, step_digits, counts = rec[0], rec[1], rec[4]
+    proof0, eff0 = start
+    if counts[C_EFFECTS] == eff0:
+        counts[C_PROOF] = proof0
+        return False
+    i = counts[C_STEPS]
+    if i >= steps.shape[0]:
+        counts[C_OVERFLOW] = 1
+        return False
+    steps[i, S_TECH] = tech
+    steps[i, S_PASS] = 0
+    steps[i, S_EXTRA] = extra
+    steps[i, S_PROOF0] = proof0
+    steps[i, S_PROOF1] = counts[C_PROOF]
+    steps[i, S_EFF0] = eff0
+    steps[i, S_EFF1] = counts[C_EFFECTS]
+    step_digits[i] = digits
+    counts[C_STEPS] = i + 1
+    return True
+
+
+def new_record(geo: Geometry, scale: int = 1) -> tuple[np.ndarray, ...]:
+    """Empty record arrays sized for a whole solve of this geometry (``scale`` grows them).
+
+    (steps, step digits, proof cells, effects, counters): see the module docstring.
+    """
+    room = geo.ncells * (geo.n + 1) * 2 * scale
+    return (
+        np.zeros((room, STEP_COLUMNS), dtype=np.int32),
+        np.zeros(room, dtype=np.uint64),
+        np.zeros(room * 4, dtype=np.int32),
+        np.zeros((room, 3), dtype=np.int32),
+        np.zeros(4, dtype=np.int64),
+    )
+
+
+# ---- geometry tables --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Lookup tables the finders take, built once per geometry.
+
+    units, cell_units, peers   as in :class:`engine.geometry.Geometry`
+    unit_pos                   (ncells, 3): the cell's index inside its row, column and box
+    inter                      (m, 2): (box, line) for every box and row/column that cross
+    inter_masks                (m, 2): the crossing as positions in the box and in the line
+    """
+
+    n: int
+    units: np.ndarray
+    cell_units: np.ndarray
+    peers: np.ndarray
+    unit_pos: np.ndarray
+    inter: np.ndarray
+    inter_masks: np.ndarray
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The tuple the kernels take (order fixed: see the T_* indices)."""
+        return (
+            self.units,
+            self.cell_units,
+            self.peers,
+            self.unit_pos,
+            self.inter,
+            self.inter_masks,
+        )
+
+
+T_UNITS, T_CELL_UNITS, T_PEERS, T_UNIT_POS, T_INTER, T_INTER_MASKS = range(6)
+
+
+@cache
+def tables(geo: Geometry) -> Tables:
+    """The finders' tables for a geometry (cached: geometries are shared)."""
+    n = geo.n
+    if n > 64:
+        raise ValueError(f"the logic solver handles grids up to 64x64, not {n}x{n}")
+    units = np.ascontiguousarray(geo.units)
+    unit_pos = np.zeros((geo.ncells, 3), dtype=np.int32)
+    for u in range(3 * n):
+        for k, cell in enumerate(units[u]):
+            unit_pos[cell, u // n] = k
+    inter, inter_masks = [], []
+    for box in range(2 * n, 3 * n):
+        box_cells = set(units[box].tolist())
+        for line in range(2 * n):
+            common = box_cells.intersection(units[line].tolist())
+            if common:
+                in_box = sum(1 << int(unit_pos[c, 2]) for c in common)
+                in_line = sum(1 << int(unit_pos[c, line // n]) for c in common)
+                inter.append((box, line))
+                inter_masks.append((in_box, in_line))
+    return Tables(
+        n=n,
+        units=units,
+        cell_units=np.ascontiguousarray(geo.cell_units),
+        peers=np.ascontiguousarray(geo.peers),
+        unit_pos=unit_pos,
+        inter=np.array(inter, dtype=np.int32),
+        inter_masks=np.array(inter_masks, dtype=np.uint64),
+    )
+
+
+def full_mask(n: int) -> np.uint64:
+    """All n digits as a candidate mask."""
+    return np.uint64((1 << n) - 1)
+
+
+@njit(cache=True)
+def eliminate_common(rec, cand, placed, peers, cell_units, x, y, digit):
+    """Record the elimination of ``digit`` from every open cell that sees both x and y."""
+    b = bit(digit)
+    for k in range(peers.shape[1]):
+        p = peers[x, k]
+        if placed[p] == 0 and cand[p] & b and sees(p, y, cell_units):
+            add_effect(rec, p, digit, ELIMINATE)
+
+
+@njit(cache=True)
+def line_links(pos, units, digit, ends):
+    """The digit's strong links in rows and columns (lines where it has exactly two cells).
+
+    Writes (line, first cell, second cell) rows into ``ends``; returns how many.
+    """
+    n = units.shape[1]
+    count = 0
+    for u in range(2 * n):
+        layer = pos[digit, u]
+        if layer != U0 and popcount(layer) == 2:
+            first = lowest_bit(layer)
+            ends[count, 0] = u
+            ends[count, 1] = units[u, bit_index(first)]
+            ends[count, 2] = units[u, bit_index(layer ^ first)]
+            count += 1
+    return count

@@ -1,0 +1,143 @@
+"""Wings: XY-wing, XYZ-wing and W-wing.
+
+* XY-wing: a pivot {x,y} sees pincers {x,z} and {y,z}; one pincer is z, so z leaves every cell
+  that sees both pincers.
+* XYZ-wing: a pivot {x,y,z} sees pincers {x,z} and {y,z}; z leaves cells that see all three.
+* W-wing: two cells {x,y} that do not see each other, and a strong link on x whose ends see one
+  cell each; one of the two cells is y, so y leaves cells that see both.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.logic.state import (
+    T_CELL_UNITS,
+    T_PEERS,
+    T_UNITS,
+    U0,
+    W_WING,
+    XY_WING,
+    add_proof,
+    bit_index,
+    commit,
+    eliminate,
+    eliminate_common,
+    line_links,
+    lowest_bit,
+    mark,
+    popcount,
+    sees,
+)
+
+
+@njit(cache=True)
+def _xy_wings(cand, placed, T, rec, pivot, tech):
+    """Every XY-wing (pivot of 2 digits) or XYZ-wing (pivot of 3) around one pivot."""
+    peers, cell_units = T[T_PEERS], T[T_CELL_UNITS]
+    pm = cand[pivot]
+    for i in range(peers.shape[1]):
+        a = peers[pivot, i]
+        am = cand[a]
+        if placed[a] or popcount(am) != 2:
+            continue
+        for j in range(peers.shape[1]):
+            b = peers[pivot, j]
+            bm = cand[b]
+            if placed[b] or popcount(bm) != 2 or b == a:
+                continue
+            z = am & bm
+            if z == U0 or popcount(z) != 1 or am == bm:
+                continue
+            if tech == XY_WING:
+                # pincers share z and split the pivot's two digits between them
+                if z & pm or (am | bm) & pm != pm or am < bm:
+                    continue
+            else:
+                if (am | bm) != pm or am < bm:
+                    continue
+            start = mark(rec)
+            add_proof(rec, pivot)
+            add_proof(rec, a)
+            add_proof(rec, b)
+            digit = bit_index(z)
+            if tech == XY_WING:
+                eliminate_common(rec, cand, placed, peers, cell_units, a, b, digit)
+            else:
+                # cells that see all three: peers of the pivot that see both pincers
+                for k in range(peers.shape[1]):
+                    p = peers[pivot, k]
+                    if (
+                        placed[p] == 0
+                        and cand[p] & z
+                        and sees(p, a, cell_units)
+                        and sees(p, b, cell_units)
+                    ):
+                        eliminate(rec, cand, p, digit)
+            commit(rec, start, tech, pivot, pm | am | bm)
+
+
+@njit(cache=True)
+def _w_wings(cand, placed, pos, T, rec):
+    """Every W-wing: pairs of equal bivalue cells joined by a strong link on one digit."""
+    units, peers, cell_units = T[T_UNITS], T[T_PEERS], T[T_CELL_UNITS]
+    n = units.shape[1]
+    ncells = cand.shape[0]
+    links = np.zeros((3 * n, 3), dtype=np.int64)
+    for a in range(ncells):
+        am = cand[a]
+        if placed[a] or popcount(am) != 2:
+            continue
+        for b in range(a + 1, ncells):
+            if placed[b] or cand[b] != am or sees(a, b, cell_units):
+                continue
+            m = am
+            while m:
+                xb = lowest_bit(m)
+                m ^= xb
+                x = bit_index(xb)
+                y = bit_index(am ^ xb)
+                count = _strong_links(pos, units, x, links)
+                for li in range(count):
+                    for flip in range(2):
+                        e1 = links[li, 1 + flip]
+                        e2 = links[li, 2 - flip]
+                        if e1 in (a, b) or e2 in (a, b):
+                            continue
+                        if sees(e1, a, cell_units) and sees(e2, b, cell_units):
+                            start = mark(rec)
+                            add_proof(rec, a)
+                            add_proof(rec, e1)
+                            add_proof(rec, e2)
+                            add_proof(rec, b)
+                            eliminate_common(rec, cand, placed, peers, cell_units, a, b, y)
+                            commit(rec, start, W_WING, links[li, 0], am)
+
+
+@njit(cache=True)
+def _strong_links(pos, units, digit, ends):
+    """Strong links of a digit in every unit (lines and boxes): (unit, cell, cell) rows."""
+    count = line_links(pos, units, digit, ends)
+    n = units.shape[1]
+    for u in range(2 * n, 3 * n):
+        layer = pos[digit, u]
+        if layer != U0 and popcount(layer) == 2:
+            first = lowest_bit(layer)
+            ends[count, 0] = u
+            ends[count, 1] = units[u, bit_index(first)]
+            ends[count, 2] = units[u, bit_index(layer ^ first)]
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def find_wings(cand, placed, pos, T, rec, tech):
+    """Record every wing of kind ``tech`` (XY_WING, XYZ_WING or W_WING)."""
+    if tech == W_WING:
+        _w_wings(cand, placed, pos, T, rec)
+        return
+    size = 2 if tech == XY_WING else 3
+    for pivot in range(cand.shape[0]):
+        if placed[pivot] == 0 and popcount(cand[pivot]) == size:
+            _xy_wings(cand, placed, T, rec, pivot, tech)

@@ -1,0 +1,131 @@
+"""Tier bands: the labels a book prints (easy ... extreme) as data over a puzzle's grade.
+
+A band constrains any of: the score, the iteration count, the clue count (each an inclusive
+[min, max]), the hardest technique the puzzle may need (``hardest``) and the technique it must at
+least need (``needs``), compared in ladder order (``engine.logic.TECHNIQUES``). A puzzle gets the
+first band, easiest first, that admits it, or no tier when none does. Recipes override the
+defaults with ``[tiers.<name>]`` tables; the pipeline parses them and calls
+:func:`tiers_from_mapping` (the engine reads no files).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.logic.state import TECHNIQUE_INDEX, TECHNIQUES
+
+BAND_KEYS = ("score", "iterations", "clues", "hardest", "needs")
+
+
+class InvalidTiers(ValueError):
+    """A tier table is malformed; the message names the dotted key at fault."""
+
+
+@dataclass(frozen=True)
+class Tier:
+    """One band; ``None`` leaves a field unconstrained."""
+
+    name: str
+    score: tuple[float, float] | None = None
+    iterations: tuple[int, int] | None = None
+    clues: tuple[int, int] | None = None
+    hardest: str | None = None
+    needs: str | None = None
+
+    def admits(self, score: float, iterations: int, clues: int, hardest: str | None) -> bool:
+        """True when a grade with these figures falls in this band."""
+        rank = TECHNIQUE_INDEX[hardest] if hardest is not None else -1
+        return (
+            _within(score, self.score)
+            and _within(iterations, self.iterations)
+            and _within(clues, self.clues)
+            and (self.hardest is None or rank <= TECHNIQUE_INDEX[self.hardest])
+            and (self.needs is None or rank >= TECHNIQUE_INDEX[self.needs])
+        )
+
+
+def _within(value: float, band: tuple[float, float] | None) -> bool:
+    return band is None or band[0] <= value <= band[1]
+
+
+#: Default bands, easiest first. Scores are on the Sudoku Explainer scale (see engine.grade):
+#: singles up to 2.3, locked candidates, pairs and X-wings to 3.4, triples, swordfish, wings,
+#: quads and jellyfish to 5.4, colouring and chains from 6.5, trial and error from 7.5.
+DEFAULT_TIERS: dict[str, Tier] = {
+    "easy": Tier("easy", hardest="hidden_single"),
+    "medium": Tier("medium", score=(2.5, 3.5), needs="locked_pointing"),
+    "hard": Tier("hard", score=(3.5, 6.0)),
+    "expert": Tier("expert", score=(6.0, 7.5), hardest="aic"),
+    "extreme": Tier("extreme", needs="x_wing"),
+}
+TIERS: tuple[str, ...] = tuple(DEFAULT_TIERS)
+
+
+def tier_of(
+    tiers: Mapping[str, Tier], score: float, iterations: int, clues: int, hardest: str | None
+) -> str | None:
+    """Name of the first band (in order) that admits these figures, or None."""
+    for name, band in tiers.items():
+        if band.admits(score, iterations, clues, hardest):
+            return name
+    return None
+
+
+def tiers_from_mapping(mapping: Mapping[str, Any]) -> dict[str, Tier]:
+    """Bands from a parsed ``[tiers]`` TOML table ({name: {key: value}}), in table order.
+
+    Raises :class:`InvalidTiers` naming the dotted key, e.g. ``tiers.hard.score: expected
+    [min, max] floats``.
+    """
+    if not isinstance(mapping, Mapping):
+        raise InvalidTiers(f"tiers: expected a table of tier bands, got {mapping!r}")
+    bands: dict[str, Tier] = {}
+    for name, table in mapping.items():
+        where = f"tiers.{name}"
+        if not isinstance(table, Mapping):
+            raise InvalidTiers(f"{where}: expected a table, got {table!r}")
+        unknown = sorted(set(table) - set(BAND_KEYS))
+        if unknown:
+            raise InvalidTiers(
+                f"{where}.{unknown[0]}: unknown key; a band has {', '.join(BAND_KEYS)}"
+            )
+        bands[name] = Tier(
+            name=name,
+            score=_pair(table, "score", where, float),
+            iterations=_pair(table, "iterations", where, int),
+            clues=_pair(table, "clues", where, int),
+            hardest=_technique(table, "hardest", where),
+            needs=_technique(table, "needs", where),
+        )
+    return bands
+
+
+def _pair(table: Mapping[str, Any], key: str, where: str, kind: type) -> tuple | None:
+    if key not in table:
+        return None
+    value = table[key]
+    noun = "floats" if kind is float else "integers"
+    allowed = (int, float) if kind is float else (int,)
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 2
+        or not all(isinstance(v, allowed) and not isinstance(v, bool) for v in value)
+    ):
+        raise InvalidTiers(f"{where}.{key}: expected [min, max] {noun}, got {value!r}")
+    low, high = kind(value[0]), kind(value[1])
+    if low > high:
+        raise InvalidTiers(f"{where}.{key}: min {low} is above max {high}")
+    return (low, high)
+
+
+def _technique(table: Mapping[str, Any], key: str, where: str) -> str | None:
+    if key not in table:
+        return None
+    value = table[key]
+    if value not in TECHNIQUE_INDEX:
+        raise InvalidTiers(
+            f"{where}.{key}: unknown technique {value!r}; expected one of {', '.join(TECHNIQUES)}"
+        )
+    return value

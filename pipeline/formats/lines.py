@@ -55,5 +55,8 @@ def read_lines(lines: Iterable[Line]) -> Iterator[Candidate]:
         fields = FIELD_SEPARATORS.split(text)
         puzzle = fields[0].strip(QUOTES)
         extra = extra_fields(fields[1:], len(puzzle)) if len(fields) > 1 else {}
+        if puzzle.isascii():
+            yield Candidate(number, text, puzzle, extra)
+            continue
         bad = undecodable(puzzle, column=line.find(puzzle) + 1)
         yield Candidate(number, text, None if bad else puzzle, extra, bad)

@@ -64,6 +64,8 @@ def clean_text(text: str) -> str:
 
 def clip(text: str) -> str:
     """``clean_text`` cut to :data:`RAW_LIMIT` characters, saying how much was left out."""
+    if len(text) <= RAW_LIMIT and text.isascii():
+        return text
     text = clean_text(text)
     if len(text) <= RAW_LIMIT:
         return text

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
 from pipeline.formats.rows import FormatError
 
@@ -45,10 +45,10 @@ class Unreadable(Exception):
         self.message = message
 
 
-class Line(NamedTuple):
-    number: int  # 1-based
-    text: str  # without its line ending
-    cut: bool  # True when the line was longer than MAX_LINE_CHARS and only its start is here
+#: (number, text, cut): the 1-based line number, the text without its line ending, and whether
+#: the line was longer than MAX_LINE_CHARS so that only its start is here. A plain tuple: one is
+#: made per line of every file.
+Line = tuple[int, str, bool]
 
 
 class _Prefixed(io.RawIOBase):
@@ -108,6 +108,19 @@ def _sniffed(stream: BinaryIO) -> tuple[bytes, BinaryIO]:
     return head, io.BufferedReader(_Prefixed(head, stream))
 
 
+class _Broken(io.RawIOBase):
+    """A stream whose first read fails: a compressed source whose header is already unreadable."""
+
+    def __init__(self, message: str) -> None:
+        self._message = message
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        raise OSError(self._message)
+
+
 @contextmanager
 def open_source(spec: str | Path) -> Iterator[Source]:
     """Open a path or ``-`` as a :class:`Source`, decompressing gzip (recognised by its magic)."""
@@ -135,19 +148,6 @@ def open_source(spec: str | Path) -> Iterator[Source]:
             handle.close()
 
 
-class _Broken(io.RawIOBase):
-    """A stream whose first read fails: a compressed source whose header is already unreadable."""
-
-    def __init__(self, message: str) -> None:
-        self._message = message
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        raise OSError(self._message)
-
-
 def text_lines(source: Source) -> Iterator[Line]:
     """Decoded lines with 1-based numbers; raises :class:`Unreadable` if the bytes stop reading.
 
@@ -161,15 +161,15 @@ def text_lines(source: Source) -> Iterator[Line]:
         while line := text.readline(MAX_LINE_CHARS):
             number += 1
             if line[-1] == "\n":
-                yield Line(number, line[:-1], False)
+                yield number, line[:-1], False
                 continue
             if len(line) < MAX_LINE_CHARS:  # the last line, without a line ending
-                yield Line(number, line, False)
+                yield number, line, False
                 continue
             rest = line
             while rest and rest[-1] != "\n":  # skip the rest of an over-long line
                 rest = text.readline(MAX_LINE_CHARS)
-            yield Line(number, line, True)
+            yield number, line, True
     except READ_ERRORS as exc:
         raise Unreadable(number + 1, f"cannot read past line {number}: {exc}") from None
     finally:

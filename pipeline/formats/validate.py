@@ -81,33 +81,35 @@ def validate(source: str, candidates: Sequence[Candidate], box: Box) -> list[Inp
     puzzles: list[str | None] = [None] * len(candidates)
     reasons: list[str | None] = [c.reason for c in candidates]
     boxes: list[Box] = [None] * len(candidates)
-    by_length: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    by_length: dict[int, tuple[list[int], list[str]]] = defaultdict(lambda: ([], []))
     for i, found in enumerate(candidates):
         if found.reason is None and found.text is not None:
-            by_length[len(found.text)].append((i, found.text))
-    for length, items in by_length.items():
+            indexes, texts = by_length[len(found.text)]
+            indexes.append(i)
+            texts.append(found.text)
+    for length, (indexes, texts) in by_length.items():
         try:
             geo = infer_geometry(length, box)
         except (engine.InvalidPuzzle, ValueError) as exc:
-            for i, _ in items:
+            for i in indexes:
                 reasons[i] = clean_text(str(exc))
             continue
         shape = (geo.box_rows, geo.box_cols)
-        plain = [(i, text) for i, text in items if text.isascii()]
-        judged = [(i, text) for i, text in items if not text.isascii()]
+        plain = [k for k, text in enumerate(texts) if text.isascii()]
+        judged = [k for k, text in enumerate(texts) if not text.isascii()]
         step = max(1, SCREEN_CELLS // geo.ncells)
         for start in range(0, len(plain), step):
             part = plain[start : start + step]
-            normal, flagged = screen(geo, [text for _, text in part])
-            for (i, text), puzzle, bad in zip(part, normal, flagged.tolist(), strict=True):
-                puzzles[i] = puzzle
-                if bad:
-                    judged.append((i, text))
-        for i, text in judged:
+            normal, flagged = screen(geo, [texts[k] for k in part])
+            for k, puzzle in zip(part, normal, strict=True):
+                puzzles[indexes[k]] = puzzle
+            judged.extend(part[j] for j in np.flatnonzero(flagged).tolist())
+        for k in judged:
+            i, text = indexes[k], texts[k]
             puzzles[i], reasons[i] = _judge(text, shape)
             if reasons[i] is not None and text.isascii():
                 puzzles[i] = _normalised(text, geo)
-        for i, _ in items:
+        for i in indexes:
             boxes[i] = shape
     return [
         InputRow(source, c.line, clip(c.raw), puzzles[i], boxes[i], c.extra, reasons[i])

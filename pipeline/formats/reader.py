@@ -61,7 +61,10 @@ def check_columns(source: Source, fmt: str, column: str | None) -> None:
         if known is not None:
             text_column(source.name, known, pick_column(source.name, known.names, column))
     elif fmt in (detect.CSV, detect.TSV) and column is not None:
-        header = csv_header(text_lines(source), detect.DELIMITERS[fmt])
+        try:
+            header = csv_header(text_lines(source), detect.DELIMITERS[fmt])
+        except Unreadable:
+            return  # reading it will report where it breaks, as a row
         pick_column(source.name, header, column)
 
 

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.formats.rows import Candidate, FormatError, clean_text, undecodable
-from pipeline.formats.sources import MAX_LINE_CHARS, Line, Source, Unreadable
+from pipeline.formats.sources import MAX_LINE_CHARS, READ_ERRORS, Line, Source, Unreadable
 
 #: Column names that hold the puzzle in files seen in the wild (Kaggle's ``quizzes`` ...).
 PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz", "givens", "grid", "sudoku", "question")
@@ -130,7 +130,10 @@ def read_parquet(source: Source, column: str | None, batch_rows: int) -> Iterato
             where: Any = source.path
         else:  # stdin or gzip: Parquet needs a seekable file
             where = stack.enter_context(tempfile.TemporaryFile())
-            shutil.copyfileobj(source.stream, where)
+            try:
+                shutil.copyfileobj(source.stream, where)
+            except READ_ERRORS as exc:
+                raise Unreadable(1, f"cannot read the Parquet data: {exc}") from None
             where.seek(0)
         try:
             table = stack.enter_context(pq.ParquetFile(where))

@@ -72,12 +72,14 @@ def _batches(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:
 
 
 def _plain(value: Any) -> Any:
-    """JSON-ready form of numpy scalars and arrays, tuples and sets."""
+    """JSON-ready form of what ``json`` cannot write: numpy values, sets, bytes, dates ..."""
     if isinstance(value, np.generic):
         return value.item()
-    if isinstance(value, np.ndarray | tuple | set | frozenset):
+    if isinstance(value, np.ndarray | set | frozenset):
         return list(value.tolist() if isinstance(value, np.ndarray) else value)
-    raise TypeError(f"cannot write a {type(value).__name__} value: {value!r}")
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "backslashreplace")
+    return str(value)  # dates, decimals ... as they print
 
 
 def _check_keys(path: Path, names: list[str], batch: list[Row], start: int) -> None:

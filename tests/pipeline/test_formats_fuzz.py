@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 from pathlib import Path
 
@@ -86,6 +87,17 @@ def test_every_puzzle_line_becomes_exactly_one_row(tmp_path, lines):
 @given(lines=st.lists(line_strategy, max_size=40))
 def test_mutated_lines_never_raise_in_any_detected_format(tmp_path, lines):
     check_rows(read_bytes(tmp_path, b"\r\n".join(lines)))
+
+
+@pytest.mark.parametrize("fmt", [None, *FORMATS])
+@pytest.mark.parametrize("cut", [3, 30, 300])
+def test_corrupt_gzip_is_one_error_row(tmp_path, fmt, cut):
+    data = gzip.compress(b"\n".join(SAMPLE_LINES * 50))[:cut]
+    rows = read_bytes(tmp_path, data, name="cut.gz", fmt=fmt)
+    check_rows(rows)
+    assert rows and not rows[-1].ok
+    if fmt in ("csv", "tsv"):
+        assert not read_bytes(tmp_path, data, name="cut.gz", fmt=fmt, column="x")[-1].ok
 
 
 def test_huge_lines_and_binary_file(tmp_path):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from engine.geometry import MAX_SIZE, MIN_SIZE, SYMBOLS
-from pipeline.formats.rows import EXTRA_BLANKS, Candidate, undecodable
+from pipeline.formats.rows import EXTRA_BLANKS, Candidate, clean_text, undecodable
 from pipeline.formats.sources import MAX_LINE_CHARS, Line
 
 #: SadMan / SudoCue metadata tags (``#Aauthor`` ...) and the ``extra`` keys they fill.
@@ -60,24 +60,27 @@ class _Grid:
         self.rows: list[tuple[int, str, list[str]]] = []  # (line number, text, cells)
         self.extra: dict[str, str] = {}
 
-    def candidate(self, reason: str | None = None) -> Candidate:
-        first = self.rows[0][0]
-        raw = "\n".join(text for _, text, _ in self.rows)
+    def fault(self) -> str | None:
+        """Why the rows read so far are not a whole grid, or None."""
         width = len(self.rows[0][2])
-        if reason is None and len(self.rows) < width:
-            reason = (
+        for number, row, cells in self.rows:
+            if bad := undecodable(row):
+                return f"line {number}: {bad}"
+            if len(cells) != width:
+                return f"line {number} has {len(cells)} cells; the grid's first row has {width}"
+        if len(self.rows) < width:
+            return (
                 f"grid stops after {len(self.rows)} rows at line {self.rows[-1][0]}; "
                 f"a grid whose first row has {width} cells needs {width} rows"
             )
-        for number, row, cells in self.rows:
-            if reason is not None:
-                break
-            if bad := undecodable(row):
-                reason = f"line {number}: {bad}"
-            elif len(cells) != width:
-                reason = f"line {number} has {len(cells)} cells; the grid's first row has {width}"
+        return None
+
+    def candidate(self) -> Candidate:
+        """The grid read so far as a candidate; starts a new grid."""
+        reason = self.fault()
+        raw = "\n".join(text for _, text, _ in self.rows)
         text = None if reason else "".join("".join(cells) for _, _, cells in self.rows)
-        found = Candidate(first, raw, text, self.extra, reason)
+        found = Candidate(self.rows[0][0], raw, text, self.extra, reason)
         self.rows, self.extra = [], {}
         return found
 
@@ -91,7 +94,7 @@ def read_grids(lines: Iterable[Line]) -> Iterator[Candidate]:
             if not text and grid.rows:  # a blank line ends an unfinished grid
                 yield grid.candidate()
             if text.startswith("#") and len(text) > 1 and text[1] in SDK_TAGS:
-                grid.extra[SDK_TAGS[text[1]]] = text[2:].strip()
+                grid.extra[SDK_TAGS[text[1]]] = clean_text(text[2:].strip())
             continue
         width = len(grid.rows[0][2]) if grid.rows else 0
         if is_separator(text) and not (text.strip("-") == "" and len(text) == width):

@@ -69,7 +69,10 @@ def header_delimiter(line: str, suffix_format: str | None) -> str | None:
         delimiter = next((d for d in ("\t", ",", ";") if d in line), None)
         if delimiter is None:
             return None
-    names = next(csv.reader([line], delimiter=delimiter), [])
+    try:
+        names = next(csv.reader([line], delimiter=delimiter), [])
+    except csv.Error:
+        return None
     if not names or any(is_puzzle_like(name.strip()) for name in names):
         return None
     return delimiter if all(_HEADER_NAME.fullmatch(name.strip()) for name in names) else None
@@ -94,14 +97,14 @@ def _grid_run(lines: list[str], first: str) -> bool:
     return run == width
 
 
-def sniff(head: bytes, suffix: str, complete: bool) -> str:
+def sniff(head: bytes, suffix: str, complete: bool, encoding: str = "utf-8") -> str:
     """Guess the format from a source's first bytes and its suffix (``complete``: head is all)."""
     if head.startswith(PARQUET_MAGIC):
         return PARQUET
     by_suffix = SUFFIXES.get(suffix)
     if by_suffix in (SDK, SS, PARQUET):
         return by_suffix
-    text = head.decode("utf-8", errors="replace")
+    text = head.decode(encoding, errors="replace")
     raw_lines = text.splitlines()
     if not complete:
         raw_lines = raw_lines[:-1]  # the last line may be cut
@@ -115,7 +118,8 @@ def sniff(head: bytes, suffix: str, complete: bool) -> str:
         return TSV if delimiter == "\t" else CSV
     if by_suffix in (CSV, TSV):
         return LINES
-    if any(is_separator(line) for line in content[: MAX_SIZE + 2]):
+    rulings = (is_separator(line) and not is_puzzle_like(line) for line in content[: MAX_SIZE + 2])
+    if any(rulings):
         return GRID
     fields = [FIELD_SEPARATORS.split(line, maxsplit=1)[0] for line in content[:_SNIFF_ROWS]]
     if any(map(is_puzzle_like, fields)) and not _grid_run(raw_lines, first):

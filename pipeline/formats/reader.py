@@ -48,7 +48,8 @@ class Plan:
 
 def source_format(source: Source, fmt: str | None, column: str | None) -> str:
     """The source's format (forced or sniffed); ``column`` is only for tables."""
-    found = fmt or detect.sniff(source.head, source.suffix, len(source.head) < SNIFF_BYTES)
+    complete = len(source.head) < SNIFF_BYTES
+    found = fmt or detect.sniff(source.head, source.suffix, complete, source.encoding)
     if column is not None and found not in detect.TABLE_FORMATS:
         raise FormatError(f"{source.name}: --column needs a table with a header; read as {found}")
     return found

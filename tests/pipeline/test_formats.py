@@ -255,3 +255,21 @@ def test_public_sets_read_fully(shared_data):
         rows = read_all(path)
         assert [row.puzzle for row in rows] == first_fields(path)
         assert all(row.ok for row in rows)
+
+
+def test_detection_tells_grid_rows_from_small_one_line_puzzles(tmp_path):
+    sixteen = next(r for r in read_all(SAMPLES / "mixed.txt") if r.box == (4, 4)).puzzle
+    four = next(r for r in read_all(SAMPLES / "mixed.txt") if r.box == (2, 2)).puzzle
+    grid_file = tmp_path / "grid.txt"
+    grid_file.write_text("\n".join(sixteen[r * 16 : r * 16 + 16] for r in range(16)) + "\n")
+    assert [row.puzzle for row in read_all(grid_file)] == [sixteen]
+    lines_file = tmp_path / "fours.txt"
+    lines_file.write_text(f"{four}\n" * 20)
+    assert [row.puzzle for row in read_all(lines_file)] == [four] * 20
+
+
+def test_utf16_grid_file_is_sniffed_as_grids(tmp_path):
+    path = tmp_path / "sdk.txt"
+    path.write_text((SAMPLES / "puzzle.sdk").read_text(), encoding="utf-16")
+    (row,) = read_all(path)
+    assert row.puzzle == reference()[0] and row.extra["author"] == "Sample author"

@@ -99,8 +99,8 @@ def check_path(spec: str | Path) -> None:
     path = Path(spec)
     if not path.exists():
         raise FormatError(f"{spec}: no such file")
-    if not path.is_file():
-        raise FormatError(f"{spec}: not a file")
+    if path.is_dir():  # pipes (``<(zcat ...)``) and devices are fine
+        raise FormatError(f"{spec}: is a folder, not a file")
 
 
 def _sniffed(stream: BinaryIO) -> tuple[bytes, BinaryIO]:

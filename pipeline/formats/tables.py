@@ -112,9 +112,14 @@ def _as_text(value: Any) -> str | None:
     return value
 
 
+def _on_disk(source: Source) -> bool:
+    """True when Parquet can seek in the source's file itself (not stdin, a pipe or gzip)."""
+    return source.path is not None and not source.compressed and source.path.is_file()
+
+
 def parquet_schema(source: Source) -> pa.Schema | None:
     """Schema of a Parquet source on disk, or None if it is not there or not readable as one."""
-    if source.path is None or source.compressed:
+    if not _on_disk(source):
         return None
     try:
         metadata = pq.read_metadata(source.path)
@@ -126,9 +131,9 @@ def parquet_schema(source: Source) -> pa.Schema | None:
 def read_parquet(source: Source, column: str | None, batch_rows: int) -> Iterator[Candidate]:
     """One candidate per row of a Parquet file, its line being the row index + 1."""
     with ExitStack() as stack:
-        if source.path is not None and not source.compressed:
+        if _on_disk(source):
             where: Any = source.path
-        else:  # stdin or gzip: Parquet needs a seekable file
+        else:  # Parquet needs a seekable file
             where = stack.enter_context(tempfile.TemporaryFile())
             try:
                 shutil.copyfileobj(source.stream, where)

@@ -226,7 +226,7 @@ def test_box_option(tmp_path):
 def test_unusable_arguments_fail_before_any_row_is_read(tmp_path):
     with pytest.raises(FormatError, match=r"missing\.txt: no such file"):
         read_puzzles([SAMPLES / "mixed.txt", tmp_path / "missing.txt"])
-    with pytest.raises(FormatError, match="not a file"):
+    with pytest.raises(FormatError, match="is a folder"):
         read_puzzles([tmp_path])
     with pytest.raises(FormatError, match="unknown format 'xls'"):
         read_puzzles([SAMPLES / "mixed.txt"], fmt="xls")

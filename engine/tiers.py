@@ -10,6 +10,7 @@ defaults with ``[tiers.<name>]`` tables; the pipeline parses them and calls
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -57,8 +58,8 @@ DEFAULT_TIERS: dict[str, Tier] = {
     "easy": Tier("easy", hardest="hidden_single"),
     "medium": Tier("medium", score=(2.5, 3.5), needs="locked_pointing"),
     "hard": Tier("hard", score=(3.5, 6.0)),
-    "expert": Tier("expert", score=(6.0, 7.5), hardest="aic"),
-    "extreme": Tier("extreme", needs="x_wing"),
+    "expert": Tier("expert", score=(6.0, 7.5)),
+    "extreme": Tier("extreme", score=(7.5, math.inf)),
 }
 TIERS: tuple[str, ...] = tuple(DEFAULT_TIERS)
 

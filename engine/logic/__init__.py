@@ -7,7 +7,7 @@ from engine.logic.passes import (
     Record,
     Step,
     Workspace,
-    enabled_mask,
+    techniques_mask,
     workspace,
 )
 from engine.logic.state import TECHNIQUES
@@ -19,6 +19,6 @@ __all__ = [
     "Record",
     "Step",
     "Workspace",
-    "enabled_mask",
+    "techniques_mask",
     "workspace",
 ]

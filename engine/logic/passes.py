@@ -18,6 +18,7 @@ Each cell records the pass that solved it (0 for givens, -1 when logic alone cou
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -367,9 +368,10 @@ def workspace(geo: Geometry) -> Workspace:
     return spaces[geo]
 
 
-def enabled_mask(disabled: tuple[str, ...] = ()) -> np.ndarray:
-    """Technique switches for :meth:`Workspace.run`, with the named techniques off."""
-    mask = ALL_ENABLED.copy()
-    for name in disabled:
-        mask[_rung_of(name) if name not in TECHNIQUES else TECHNIQUES.index(name)] = 0
+def techniques_mask(names: Iterable[str]) -> np.ndarray:
+    """Technique switches for :meth:`Workspace.run` with only the named techniques on."""
+    mask = np.zeros(len(TECHNIQUES), dtype=np.int8)
+    for name in names:
+        _rung_of(name)  # validates the name
+        mask[TECHNIQUES.index(name)] = 1
     return mask

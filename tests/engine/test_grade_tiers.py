@@ -1,0 +1,82 @@
+"""Tier bands: parsing from TOML tables, errors naming the dotted key, and band matching."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+
+import pytest
+
+import engine
+from engine.tiers import DEFAULT_TIERS, InvalidTiers, Tier, tier_of, tiers_from_mapping
+
+
+def test_default_tier_names_easiest_first() -> None:
+    assert engine.TIERS == ("easy", "medium", "hard", "expert", "extreme")
+    assert tuple(DEFAULT_TIERS) == engine.TIERS
+
+
+@pytest.mark.parametrize("score", [1.0, 2.6, 3.2, 4.2, 5.45, 6.6, 7.2, 8.0, 11.5])
+def test_default_bands_cover_every_score(score: float) -> None:
+    hardest = "hidden_single" if score < 2.5 else "aic"
+    assert tier_of(DEFAULT_TIERS, score, 10, 25, hardest) is not None
+
+
+def test_default_bands_rise_with_score() -> None:
+    names = [tier_of(DEFAULT_TIERS, s, 10, 25, "aic") for s in (2.7, 4.0, 6.6, 9.0)]
+    assert names == ["medium", "hard", "expert", "extreme"]
+
+
+def test_a_singles_puzzle_is_easy_and_a_harder_one_is_not() -> None:
+    assert tier_of(DEFAULT_TIERS, 2.3, 30, 25, "hidden_single") == "easy"
+    assert tier_of(DEFAULT_TIERS, 2.3, 30, 25, "locked_pointing") != "easy"
+
+
+def test_bands_from_toml_keep_order_and_fields() -> None:
+    table = tomllib.loads(
+        """
+        [tiers.gentle]
+        hardest = "hidden_single"
+        clues = [30, 81]
+        [tiers.tough]
+        score = [3, 9.5]
+        iterations = [5, 200]
+        needs = "x_wing"
+        """
+    )["tiers"]
+    bands = tiers_from_mapping(table)
+    assert list(bands) == ["gentle", "tough"]
+    assert bands["gentle"] == Tier("gentle", clues=(30, 81), hardest="hidden_single")
+    assert bands["tough"].score == (3.0, 9.5)
+    assert bands["tough"].iterations == (5, 200)
+    assert tier_of(bands, 4.0, 12, 25, "xy_wing") == "tough"
+    assert tier_of(bands, 4.0, 12, 25, "naked_pair") is None  # needs x_wing at least
+    assert tier_of(bands, 2.0, 12, 25, "hidden_single") is None  # too few clues for gentle
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"hard": {"score": [1]}}, "tiers.hard.score: expected [min, max] floats"),
+        ({"hard": {"score": "4-5"}}, "tiers.hard.score: expected [min, max] floats"),
+        ({"hard": {"iterations": [1.5, 3]}}, "tiers.hard.iterations: expected [min, max] integers"),
+        ({"hard": {"clues": [40, 20]}}, "tiers.hard.clues: min 40 is above max 20"),
+        ({"hard": {"hardest": "x-wing"}}, "tiers.hard.hardest: unknown technique 'x-wing'"),
+        ({"easy": {"needs": 3}}, "tiers.easy.needs: unknown technique 3"),
+        ({"easy": {"colour": "red"}}, "tiers.easy.colour: unknown key"),
+        ({"easy": 5}, "tiers.easy: expected a table"),
+    ],
+)
+def test_bad_tables_name_the_dotted_key(table: dict, message: str) -> None:
+    with pytest.raises(InvalidTiers) as info:
+        tiers_from_mapping(table)
+    assert str(info.value).startswith(message)
+    assert isinstance(info.value, ValueError)
+
+
+def test_grade_uses_the_bands_it_is_given() -> None:
+    puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    everything = {"all": Tier("all", score=(0.0, math.inf))}
+    nothing = {"none": Tier("none", clues=(80, 81))}
+    assert engine.grade(puzzle, tiers=everything).tier == "all"
+    assert engine.grade(puzzle, tiers=nothing).tier is None

@@ -1,0 +1,142 @@
+"""Properties of the logic solver and the grade: true steps, the right solution, determinism,
+invariance under the validity-preserving group, every geometry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.geometry import Geometry, geometry
+from engine.solver import count_grid
+from engine.text import Grid, parse, to_text
+from tests.conftest import read_puzzles
+
+SAMPLE_EASY = 120  # 17-clue puzzles (mostly singles and locked candidates)
+SAMPLE_HARD = 30  # top1465 puzzles (chains and trial and error)
+SHAPES = [(2, 2), (2, 3), (2, 4), (3, 3), (3, 4)]
+
+
+@pytest.fixture(scope="module")
+def puzzles(shared_data: Path) -> list[str]:
+    easy = read_puzzles(shared_data / "17_clue.txt")[:SAMPLE_EASY]
+    hard = read_puzzles(shared_data / "magictour_top1465.txt")[:SAMPLE_HARD]
+    return easy + hard
+
+
+def dig(geo: Geometry, seed: int) -> str:
+    """A minimal-ish unique puzzle: blank cells of a random grid while the answer stays unique."""
+    rng = np.random.default_rng(seed)
+    values = parse(engine.random_grid(geo.n, seed=seed, box=geo.shape), geo.shape).values.copy()
+    for cell in rng.permutation(geo.ncells):
+        keep = values[cell]
+        values[cell] = 0
+        if count_grid(Grid(geo, values), 2)[0] != 1:
+            values[cell] = keep
+    return to_text(geo, values)
+
+
+def transform(geo: Geometry, text: str, seed: int) -> tuple[str, np.ndarray]:
+    """A random member of the group applied to a puzzle, and the cell map (new -> old)."""
+    rng = np.random.default_rng(seed)
+    rows, cols, n = geo.box_rows, geo.box_cols, geo.n
+    row_order = np.concatenate([b * rows + rng.permutation(rows) for b in rng.permutation(cols)])
+    col_order = np.concatenate([s * cols + rng.permutation(cols) for s in rng.permutation(rows)])
+    cells = np.arange(geo.ncells).reshape(n, n)[row_order][:, col_order]
+    if rows == cols and rng.random() < 0.5:
+        cells = cells.T
+    cells = cells.reshape(-1)
+    labels = np.concatenate([[0], rng.permutation(n) + 1])
+    values = parse(text, geo.shape).values
+    return to_text(geo, labels[values[cells]]), cells
+
+
+def replay(geo: Geometry, text: str, grade: engine.Grade) -> np.ndarray:
+    """The givens plus every placement of the path."""
+    values = parse(text, geo.shape).values.copy()
+    for step in grade.path:
+        for cell, value in step.placements:
+            assert values[cell] in (0, value)
+            values[cell] = value
+    return values
+
+
+def check_grade(geo: Geometry, text: str) -> engine.Grade:
+    """The path solves the puzzle, every step is true, and the pass numbers agree with it."""
+    g = engine.grade(text, box=geo.shape)
+    solution = parse(engine.solve(text, box=geo.shape), geo.shape).values
+    assert np.array_equal(replay(geo, text, g), solution)
+    givens = parse(text, geo.shape).values != 0
+    assert np.all(g.cell_passes[givens] == 0)
+    assert np.all((g.cell_passes[~givens] >= 1) & (g.cell_passes[~givens] <= g.iterations))
+    for step in g.path:
+        assert all(solution[cell] != value for cell, value in step.eliminations)
+        assert all(g.cell_passes[cell] == step.pass_no for cell, _ in step.placements)
+    assert sum(g.steps_per_technique.values()) == len(g.path)
+    assert g.solved == ("trial_and_error" not in g.steps_per_technique)
+    return g
+
+
+def test_public_puzzles_grade_consistently(puzzles: list[str]) -> None:
+    geo = geometry(3, 3)
+    grades = [check_grade(geo, p) for p in puzzles]
+    assert any(g.solved for g in grades) and any(not g.solved for g in grades)
+
+
+@pytest.mark.parametrize(("rows", "cols"), SHAPES)
+def test_every_geometry(rows: int, cols: int) -> None:
+    geo = geometry(rows, cols)
+    for seed in range(3):
+        g = check_grade(geo, dig(geo, seed))
+        assert g.tier is not None
+
+
+def test_sixteen_by_sixteen(shared_data: Path) -> None:
+    geo = geometry(4, 4)
+    text = read_puzzles(shared_data / "sudoku16x16.tsv")[0]
+    check_grade(geo, text)
+
+
+def test_grade_is_deterministic(puzzles: list[str]) -> None:
+    for text in puzzles[:: len(puzzles) // 10]:
+        first, second = engine.grade(text), engine.grade(text)
+        assert first == second
+        assert first.path == second.path
+        assert np.array_equal(first.cell_passes, second.cell_passes)
+
+
+def summary(g: engine.Grade) -> tuple:
+    return (g.score, g.tier, g.iterations, g.hardest, g.solved, g.clues, g.steps_per_technique)
+
+
+@settings(max_examples=40, deadline=None)
+@given(index=st.integers(0, SAMPLE_EASY + SAMPLE_HARD - 1), seed=st.integers(0, 2**32 - 1))
+def test_grade_is_invariant_under_the_group(puzzles: list[str], index: int, seed: int) -> None:
+    geo = geometry(3, 3)
+    text = puzzles[index]
+    moved, cells = transform(geo, text, seed)
+    original, image = engine.grade(text), engine.grade(moved)
+    assert summary(image) == summary(original)
+    assert np.array_equal(image.cell_passes, original.cell_passes[cells])
+
+
+@settings(max_examples=15, deadline=None)
+@given(shape=st.sampled_from(SHAPES), seed=st.integers(0, 2**16))
+def test_invariance_on_other_geometries(shape: tuple[int, int], seed: int) -> None:
+    geo = geometry(*shape)
+    text = dig(geo, seed)
+    moved, cells = transform(geo, text, seed)
+    original, image = engine.grade(text, box=geo.shape), engine.grade(moved, box=geo.shape)
+    assert summary(image) == summary(original)
+    assert np.array_equal(image.cell_passes, original.cell_passes[cells])
+
+
+def test_unsolvable_and_ambiguous_puzzles_are_refused() -> None:
+    with pytest.raises(engine.MultipleSolutions):
+        engine.grade("." * 81)
+    with pytest.raises(engine.NoSolution):
+        engine.grade("." + "23456789" + "1" + "." * 71)  # r1c1 has no candidate left

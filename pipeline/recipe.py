@@ -8,9 +8,10 @@ Schema (every key is optional unless marked required; ``configs/nightly.toml`` s
     output = "output"            # folder for run folders and the catalog
 
     [tiers.<name>]               # optional: define a tier or override a default one
+                                 # (engine.tiers: defaults and how a band admits a puzzle)
     score      = [min, max]      # numbers, inclusive
-    iterations = [min, max]      # integers >= 0, inclusive
-    clues      = [min, max]      # integers >= 0, inclusive
+    iterations = [min, max]      # integers, inclusive
+    clues      = [min, max]      # integers, inclusive
     hardest    = "x_wing"        # technique id: the hardest technique a puzzle may need
     needs      = "naked_pair"    # technique id: its hardest technique is at least this
 
@@ -42,6 +43,8 @@ Schema (every key is optional unless marked required; ``configs/nightly.toml`` s
 
 Any unknown key or bad value raises :class:`RecipeError` whose message names the file, the dotted
 path of the key (``sections[2].layout``; array indices count from 0) and what is allowed.
+Command-line options (``--output``, ``--seed``, ``--jobs``, ``--backend``) go through
+:func:`with_overrides`, checked by the same rules. :func:`recipe_hash` fingerprints the content.
 """
 
 from __future__ import annotations
@@ -52,13 +55,14 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
 from engine.geometry import MAX_SIZE, MIN_SIZE, default_box, parse_box
-from engine.logic.state import TECHNIQUES
+from engine.logic.state import TECHNIQUE_INDEX, TECHNIQUES
+from engine.tiers import BAND_KEYS, DEFAULT_TIERS, TIERS, InvalidTiers, Tier, tiers_from_mapping
 from pipeline.render.book import LAYOUTS
 from pipeline.render.options import (
     IMPOSITIONS,
@@ -70,8 +74,6 @@ from pipeline.render.options import (
 )
 from pipeline.render.page import BINDINGS, CUSTOM, SADDLE_STITCH, TRIMS
 
-#: Default tier names, easiest first (the shared contract; the grader defines their bands).
-DEFAULT_TIERS = ("easy", "medium", "hard", "expert", "extreme")
 SYMMETRIES = (
     "none",
     "rotate180",
@@ -91,7 +93,6 @@ TIER_NAME = re.compile(r"[a-z][a-z0-9_-]*\Z")
 SCHEDULER_ADDRESS = re.compile(r"tcp://[A-Za-z0-9.\-\[\]:]+:(\d{1,5})\Z")
 MAX_PORT = 65535
 TOP_KEYS = ("title", "author", "seed", "output", "tiers", "parallel", "print", "sections")
-TIER_KEYS = ("score", "iterations", "clues", "hardest", "needs")
 PARALLEL_KEYS = ("n_jobs", "backend", "scheduler", "chunk_size")
 PRINT_KEYS = (
     "trim",
@@ -111,18 +112,6 @@ RUN_ONLY_PARALLEL_KEYS = ("n_jobs", "backend", "scheduler")
 
 class RecipeError(ValueError):
     """A recipe cannot be read or breaks the schema; the message names file, key and what fits."""
-
-
-@dataclass(frozen=True)
-class TierBand:
-    """A tier's band: every bound is inclusive, and ``None`` leaves that measure free."""
-
-    name: str
-    score: tuple[float, float] | None = None
-    iterations: tuple[int, int] | None = None
-    clues: tuple[int, int] | None = None
-    hardest: str | None = None
-    needs: str | None = None
 
 
 @dataclass(frozen=True)
@@ -172,14 +161,19 @@ class Recipe:
     sections: tuple[SectionSpec, ...]
     author: str = ""
     output: Path = Path("output")
-    tiers: tuple[TierBand, ...] = ()
+    tiers: tuple[Tier, ...] = ()
     parallel: ParallelSpec = field(default_factory=ParallelSpec)
     print: PrintSpec = field(default_factory=PrintSpec)
     source: str = "<recipe>"
 
-    def tier(self, name: str) -> TierBand | None:
+    def tier(self, name: str) -> Tier | None:
         """The band this recipe defines for ``name``, or None to use the default band."""
         return next((band for band in self.tiers if band.name == name), None)
+
+    def tier_bands(self) -> dict[str, Tier]:
+        """Every band the grader should use, easiest first: the defaults (as overridden here),
+        then the tiers this recipe adds."""
+        return {**DEFAULT_TIERS, **{band.name: band for band in self.tiers}}
 
 
 _REQUIRED = object()  # marks a key without a default
@@ -270,47 +264,21 @@ def _listed(choices: tuple[object, ...]) -> str:
     return ", ".join(str(choice) for choice in choices)
 
 
-def _band(table: _Table, key: str, is_kind: Callable[[object], bool], kind: str) -> Any:
-    """An inclusive ``[min, max]`` pair of non-negative numbers, or None when absent."""
-    value = table.get(key, None)
-    if value is None:
-        return None
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(is_kind(v) and v >= 0 for v in value)
-        or value[0] > value[1]
-    ):
-        table.fail(key, f"got {_shown(value)}; allowed: [min, max] of {kind} >= 0, min <= max")
-    return (value[0], value[1])
-
-
-def _tier_band(table: _Table, name: str) -> TierBand:
-    band = TierBand(
-        name=name,
-        score=_band(table, "score", _is_number, "numbers"),
-        iterations=_band(table, "iterations", _is_int, "integers"),
-        clues=_band(table, "clues", _is_int, "integers"),
-        hardest=table.string("hardest", None, TECHNIQUES),
-        needs=table.string("needs", None, TECHNIQUES),
-    )
-    if (
-        band.hardest
-        and band.needs
-        and TECHNIQUES.index(band.needs) > TECHNIQUES.index(band.hardest)
-    ):
-        table.fail("needs", f"{band.needs!r} is harder than hardest = {band.hardest!r}")
-    return band
-
-
-def _tiers(top: _Table) -> tuple[TierBand, ...]:
+def _tiers(top: _Table) -> tuple[Tier, ...]:
+    """Bands from ``[tiers.<name>]``, parsed by the engine; here: names, keys, technique ids."""
     tiers = top.table("tiers", None)
-    bands = []
     for name in tiers.value:
         if not isinstance(name, str) or not TIER_NAME.match(name):
             tiers.fail(str(name), "bad tier name; allowed: lower-case letters, digits, '_', '-'")
-        bands.append(_tier_band(tiers.table(name, TIER_KEYS), name))
-    return tuple(bands)
+        band = tiers.table(name, BAND_KEYS)
+        hardest = band.string("hardest", None, TECHNIQUES)
+        needs = band.string("needs", None, TECHNIQUES)
+        if hardest and needs and TECHNIQUE_INDEX[needs] > TECHNIQUE_INDEX[hardest]:
+            band.fail("needs", f"{needs!r} is harder than hardest = {hardest!r}")
+    try:
+        return tuple(tiers_from_mapping(tiers.value).values())
+    except InvalidTiers as exc:  # its message starts with the dotted key
+        raise RecipeError(f"{top.source}: {exc}") from None
 
 
 def _parallel(top: _Table) -> ParallelSpec:
@@ -416,29 +384,57 @@ def _section(table: _Table, tiers: tuple[str, ...]) -> SectionSpec:
     return section
 
 
+def _output(top: _Table) -> Path:
+    output = top.string("output", "output")
+    if not output.strip():
+        top.fail("output", "is empty; allowed: a folder path")
+    return Path(output)
+
+
 def parse_recipe(mapping: Mapping[str, Any], source: str = "<recipe>") -> Recipe:
     """Validate a recipe already read from TOML; ``source`` names it in error messages."""
     top = _Table(mapping, "", source, TOP_KEYS)
     title = top.string("title")
     if not title.strip():
         top.fail("title", "is empty; allowed: a non-empty string")
-    output = top.string("output", "output")
-    if not output.strip():
-        top.fail("output", "is empty; allowed: a folder path")
     tiers = _tiers(top)
-    names = tuple(dict.fromkeys((*DEFAULT_TIERS, *(band.name for band in tiers))))
-    recipe = Recipe(
+    names = tuple(dict.fromkeys((*TIERS, *(band.name for band in tiers))))
+    return Recipe(
         title=title,
         author=top.string("author", ""),
         seed=top.integer("seed"),
-        output=Path(output),
+        output=_output(top),
         tiers=tiers,
         parallel=_parallel(top),
         print=_print(top),
         sections=tuple(_section(table, names) for table in top.tables("sections", SECTION_KEYS)),
         source=source,
     )
-    return recipe
+
+
+def with_overrides(
+    recipe: Recipe,
+    *,
+    output: str | Path | None = None,
+    seed: int | None = None,
+    n_jobs: int | None = None,
+    backend: str | None = None,
+    scheduler: str | None = None,
+) -> Recipe:
+    """The recipe with command-line options (None: keep the recipe's), checked by the same rules,
+    so ``--backend dask`` without a scheduler fails as the file would, naming the key."""
+    parallel = dataclasses.asdict(recipe.parallel)
+    given = {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler}
+    parallel.update({key: value for key, value in given.items() if value is not None})
+    mapping = {
+        "output": str(recipe.output if output is None else output),
+        "seed": recipe.seed if seed is None else seed,
+        "parallel": {key: value for key, value in parallel.items() if value is not None},
+    }
+    top = _Table(mapping, "", f"{recipe.source} with command-line options", TOP_KEYS)
+    return dataclasses.replace(
+        recipe, output=_output(top), seed=top.integer("seed"), parallel=_parallel(top)
+    )
 
 
 def load_recipe(path: str | Path) -> Recipe:

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.recipe import RecipeError, load_recipe, parse_recipe, recipe_hash
+from engine.tiers import TIERS
+from pipeline.recipe import RecipeError, load_recipe, parse_recipe, recipe_hash, with_overrides
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SOURCE = "test.toml"
@@ -104,6 +105,8 @@ def test_valid_mapping_and_defaults():
     assert (six.box, six.symmetry, sixteen.box, sixteen.layout) == ("2x3", "rotate180", "4x4", 1)
     assert recipe.tier("gentle").score == (0.5, 2.0)
     assert recipe.tier("easy") is None
+    bands = recipe.tier_bands()
+    assert list(bands)[:5] == list(TIERS) and bands["gentle"] is recipe.tier("gentle")
     assert recipe.parallel.backend == "loky" and recipe.parallel.scheduler is None
     assert recipe.print.options.trim == "6x9" and recipe.print.about
     assert str(recipe.output) == "output" and recipe.author == ""
@@ -157,11 +160,12 @@ MISTAKES = [
     (("print", "binding"), "spiral", "print.binding", "perfect, saddle-stitch"),
     (("print", "answers_per_page"), 0, "print.answers_per_page", "from 1 to 16"),
     (("print", "about"), 1, "print.about", "true or false"),
-    (("tiers", "gentle", "score"), [5, 1], "tiers.gentle.score", "min <= max"),
-    (("tiers", "gentle", "clues"), [1.5, 2], "tiers.gentle.clues", "integers"),
+    (("tiers", "gentle", "score"), [5, 1], "tiers.gentle.score", "above max"),
+    (("tiers", "gentle", "clues"), [1.5, 2], "tiers.gentle.clues", "[min, max] integers"),
     (("tiers", "gentle", "hardest"), "magic", "tiers.gentle.hardest", "x_wing"),
     (("tiers", "gentle", "needs"), "x_wing", "tiers.gentle.needs", "harder than"),
     (("tiers", "gentle", "level"), 1, "tiers.gentle.level", "allowed keys: score"),
+    (("tiers", "gentle"), "hard", "tiers.gentle", "a table"),
     (("tiers", "Bad Name"), {}, "tiers.Bad Name", "lower-case"),
 ]
 
@@ -256,3 +260,22 @@ def test_mutations_raise_only_recipe_errors(data):
     else:
         assert recipe_hash(recipe)
     assert mapping == before  # the caller's mapping is left as it was
+
+
+def test_overrides_are_checked_like_the_file():
+    recipe = parse_recipe(valid(), SOURCE)
+    changed = with_overrides(recipe, output="elsewhere", n_jobs=1, seed=9)
+    assert (str(changed.output), changed.parallel.n_jobs, changed.seed) == ("elsewhere", 1, 9)
+    assert changed.parallel.chunk_size == recipe.parallel.chunk_size
+    assert with_overrides(recipe) == recipe
+    assert recipe_hash(with_overrides(recipe, output="x", n_jobs=1)) == recipe_hash(recipe)
+    dask = with_overrides(recipe, backend="dask", scheduler="tcp://10.0.0.1:8786")
+    assert dask.parallel.backend == "dask"
+    with pytest.raises(
+        RecipeError, match=r"command-line options: parallel\.scheduler: is required"
+    ):
+        with_overrides(recipe, backend="dask")
+    with pytest.raises(RecipeError, match=r"command-line options: parallel\.n_jobs: got 0"):
+        with_overrides(recipe, n_jobs=0)
+    with pytest.raises(RecipeError, match=r"command-line options: seed: got -2"):
+        with_overrides(recipe, seed=-2)

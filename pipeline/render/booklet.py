@@ -166,6 +166,7 @@ def _plan_pages(
     answers_per_page = [_answers_per_page(section, frame, options) for section in book.sections]
     for section in book.sections:
         _check_readable(section, frame, options)
+    _check_title_fits(book, styles, frame)
     about = _flow(_about_flowables(book, styles), text_box) if book.about else []
 
     def contents_for(numbers: Sequence[int]) -> list[list[Flowable]]:
@@ -214,6 +215,17 @@ def _largest_symbol(count: int, area: Box, band: float, n: int) -> float:
     return symbol_size(min(side, n * MAX_CELL) / n)
 
 
+def _check_title_fits(book: Book, styles: Styles, frame: PageFrame) -> None:
+    area = TitlePage.area(frame)
+    flowables = TitlePage.flowables(book, styles)
+    height = sum(f.wrap(area.width, area.height)[1] + f.getSpaceAfter() for f in flowables)
+    if height > area.height:
+        raise BookError(
+            f"book title and author need {height:.0f} pt on the title page, which has "
+            f"{area.height:.0f} pt: shorten them"
+        )
+
+
 def _check_readable(section: Section, frame: PageFrame, options: PrintOptions) -> None:
     area = grid_area(frame)
     n = max(puzzle.grids.geometry.n for puzzle in section.puzzles)
@@ -245,14 +257,19 @@ def _front_flowables(
 ) -> list[Flowable]:
     titles = [section.title for section in book.sections]
     titles += [answers_title(section) for section in book.sections]
+    rows = [
+        [Paragraph(paragraph_text(title), styles.body), str(number)]
+        for title, number in zip(titles, numbers, strict=True)
+    ]
     table = Table(
-        [[title, str(number)] for title, number in zip(titles, numbers, strict=True)],
+        rows,
         colWidths=[box.width - CONTENTS_NUMBER_WIDTH, CONTENTS_NUMBER_WIDTH],
         style=TableStyle(
             [
                 ("FONTNAME", (0, 0), (-1, -1), styles.body.fontName),
                 ("FONTSIZE", (0, 0), (-1, -1), styles.body.fontSize),
                 ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (0, -1), 0),
                 ("RIGHTPADDING", (-1, 0), (-1, -1), 0),
             ]
@@ -273,7 +290,7 @@ def _how_to_play(book: Book, options: PrintOptions) -> list[str]:
     symbol_sets = "; ".join(f"{g.n}x{g.n} grids use {_symbol_range(g.symbols)}" for g in sizes)
     rules = [
         "Fill every empty cell so that each row, each column and each outlined box holds every "
-        f"symbol exactly once. {symbol_sets}. Every puzzle can be solved by logic alone.",
+        f"symbol exactly once. {symbol_sets}.",
         "In the answers at the back, the printed clues are bold and the filled-in symbols grey.",
     ]
     if options.shade_answers:

@@ -20,7 +20,7 @@ from reportlab.platypus import Flowable, Paragraph
 
 from pipeline.render.book import Book, BookPuzzle, Section
 from pipeline.render.fonts import Fonts
-from pipeline.render.grid import PASS_SHADES, GridFlowable, pass_shade
+from pipeline.render.grid import PASS_SHADES, THIN_RULE, GridFlowable, pass_shade
 from pipeline.render.page import Box, PageFrame
 from pipeline.render.slots import arrange
 
@@ -36,7 +36,6 @@ LABEL_BAND_PER_SIZE = 1.7  # label band height as a multiple of the label font s
 SOFT_GREY = 0.4  # running heads, tiers, ids, the page number
 NOTE_RULE_GREY = 0.75
 NOTE_RULE_SPACING = 0.33 * inch
-NOTE_RULE_WIDTH = 0.75
 TITLE_SIZE = 30
 AUTHOR_SIZE = 16
 BODY_SIZE = 11
@@ -138,8 +137,8 @@ def draw_flowables(canv: Canvas, flowables: Sequence[Flowable], box: Box) -> Non
 class TitlePage:
     """Page 1: title, author and what is inside. It carries no page number."""
 
-    def draw(self, canv: Canvas, frame: PageFrame, ctx: Context) -> None:
-        book, styles = ctx.book, ctx.styles
+    @staticmethod
+    def flowables(book: Book, styles: Styles) -> list[Flowable]:
         puzzles = plural(book.puzzle_count, "puzzle")
         blurb = f"{puzzles} in {plural(len(book.sections), 'section')}, answers at the back"
         flowables = [
@@ -149,8 +148,16 @@ class TitlePage:
         ]
         for flowable, space in zip(flowables, (TITLE_SIZE, AUTHOR_SIZE * 2, 0), strict=True):
             flowable.spaceAfter = space
-        top = frame.live.y1 - frame.live.height * TITLE_DROP
-        draw_flowables(canv, flowables, Box(frame.live.x0, frame.live.y0, frame.live.x1, top))
+        return flowables
+
+    @staticmethod
+    def area(frame: PageFrame) -> Box:
+        """The title block hangs from a little below the top of the live area."""
+        live = frame.live
+        return Box(live.x0, live.y0, live.x1, live.y1 - live.height * TITLE_DROP)
+
+    def draw(self, canv: Canvas, frame: PageFrame, ctx: Context) -> None:
+        draw_flowables(canv, self.flowables(ctx.book, ctx.styles), self.area(frame))
 
 
 @dataclass
@@ -232,9 +239,11 @@ class GridPage:
         caption = "Shading: logic pass that solved the cell"
         canv.drawString(x, y, caption)
         x += pdfmetrics.stringWidth(caption + "  ", fonts.text, ANSWER_LABEL_SIZE)
+        canv.setStrokeGray(SOFT_GREY)
+        canv.setLineWidth(THIN_RULE)
         for level in range(1, levels + 1):
             canv.setFillGray(pass_shade(level))
-            canv.rect(x, y - 1, swatch, swatch, stroke=0, fill=1)
+            canv.rect(x, y - 1, swatch, swatch, stroke=1, fill=1)
             canv.setFillGray(SOFT_GREY)
             label = f"{level}+" if level == len(PASS_SHADES) else str(level)
             canv.drawString(x + swatch * 1.3, y, label)
@@ -249,7 +258,7 @@ class NotesPage:
         draw_head(canv, frame, ctx.fonts, "Notes", big=True)
         area = grid_area(frame)
         canv.setStrokeGray(NOTE_RULE_GREY)
-        canv.setLineWidth(NOTE_RULE_WIDTH)
+        canv.setLineWidth(THIN_RULE)
         y = area.y1 - NOTE_RULE_SPACING
         rules = []
         while y >= area.y0:

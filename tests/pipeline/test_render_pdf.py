@@ -24,8 +24,10 @@ from reportlab.lib.units import inch
 import engine
 from pipeline.render import (
     Book,
+    BookError,
     BookPuzzle,
     PrintOptions,
+    RenderResult,
     Section,
     UnreadableLayout,
     UnsupportedText,
@@ -173,18 +175,22 @@ def mixed_pdf(mixed_book: Book, tmp_path_factory: pytest.TempPathFactory) -> tup
     return path, result
 
 
-def test_every_printed_grid_equals_its_puzzle_and_answer(mixed_book: Book, mixed_pdf) -> None:
+@pytest.fixture(scope="module")
+def mixed_grids(mixed_book: Book, mixed_pdf) -> list[PrintedGrid]:
     path, _ = mixed_pdf
-    grids = _check_book_grids(mixed_book, path)
+    return _check_book_grids(mixed_book, path)
+
+
+def test_every_printed_grid_equals_its_puzzle_and_answer(mixed_grids: list[PrintedGrid]) -> None:
+    grids = mixed_grids  # the fixture compared each with its puzzle; here: all shapes printed
     sizes = {grid.box: grid.symbol_size for grid in grids}
     assert {(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5)} <= set(sizes)
 
 
-def test_readable_symbols_and_rules(mixed_book: Book, mixed_pdf) -> None:
+def test_readable_symbols_and_rules(mixed_book: Book, mixed_pdf, mixed_grids) -> None:
     """9x9 1-up symbols are at least 14 pt, and no rule on any page is thinner than 0.75 pt."""
     path, _ = mixed_pdf
     with pdfplumber.open(path) as pdf:
-        grids = read_grids(pdf)
         widths = [
             shape["linewidth"]
             for page in pdf.pages
@@ -193,24 +199,62 @@ def test_readable_symbols_and_rules(mixed_book: Book, mixed_pdf) -> None:
         ]
     first = mixed_book.sections[0]
     assert first.layout == 1 and first.puzzles[0].grids.geometry.n == 9
-    assert grids[0].symbol_size >= 14
+    assert mixed_grids[0].symbol_size >= 14
     assert min(widths) >= THIN
+
+
+def _page_texts(path: Path) -> list[str]:
+    with pdfplumber.open(path) as pdf:
+        return [page.extract_text() or "" for page in pdf.pages]
+
+
+def _check_contents(texts: list[str], result: RenderResult) -> None:
+    """Each contents line names a heading printed at the top of the page it points to."""
+    contents_pages = " ".join(texts[1 : result.contents[0][1] - 1])  # all the front matter
+    for title, first in result.contents:
+        assert texts[first - 1].startswith(title)
+        assert f"{title} {first}" in contents_pages
 
 
 def test_page_sections_contents_and_padding(mixed_book: Book, mixed_pdf) -> None:
     path, result = mixed_pdf
-    with pdfplumber.open(path) as pdf:
-        texts = [page.extract_text() or "" for page in pdf.pages]
+    texts = _page_texts(path)
     assert len(texts) == result.pages == result.sheets
     assert result.pages % 2 == 0 and result.pages >= 24
-    for title, first in result.contents:
-        assert title in texts[first - 1]  # the contents points at the page with that heading
-        assert title in texts[1]
+    assert [title for title, _ in result.contents[: len(MIXED)]] == [
+        section.title for section in mixed_book.sections
+    ]
+    _check_contents(texts, result)
     for number, text in enumerate(texts[1:], start=2):
         assert str(number) in text.split()  # every page but the title page is numbered
     notes = [text for text in texts if text.startswith("Notes")]
     assert len(notes) == result.blank_pages
-    assert "About the difficulty" in texts[2]
+    assert texts[2].startswith("About the difficulty")
+
+
+def test_long_front_matter_flows_onto_more_pages(tmp_path: Path) -> None:
+    """Two dozen sections overflow the contents page; a long about text fills several pages."""
+    sections = [SampleSection(f"tier{k:02d}", 4, 1, 1) for k in range(24)]
+    words = [f"w{k}" for k in range(1500)]
+    book = sample_book(sections, seed=5)
+    book = Book(book.title, book.author, book.sections, about=" ".join(words))
+    path = tmp_path / "long.pdf"
+    result = render_book(book, path, PrintOptions(trim="5.5x8.5"))
+    texts = _page_texts(path)
+    _check_contents(texts, result)
+    front = texts[: result.contents[0][1] - 1]
+    about = [page.split() for page in front if "w0" in page.split() or page.startswith("w")]
+    assert len(about) >= 3  # the about text continues over several pages
+    printed = [word for page in about for word in page if word.startswith("w")]
+    assert printed == words  # every word, once, in order
+    _check_book_grids(book, path)
+
+
+def test_title_too_long_for_its_page_is_refused(tmp_path: Path) -> None:
+    book = _one_section_book()
+    book = Book("Sudoku " * 400, "A", book.sections)
+    with pytest.raises(BookError, match=r"book title and author need .* pt on the title page"):
+        render_book(book, tmp_path / "long-title.pdf", PrintOptions())
 
 
 def test_fonts_are_embedded_truetype(mixed_pdf) -> None:
@@ -438,5 +482,5 @@ def test_any_puzzle_reads_back(size: int, layout: int, seed: int, blanks: float,
         "Property", "Tests", [Section("Any", "any", layout, [puzzle, sample_puzzle(9, seed)])]
     )
     path = tmp_path / f"any-{seed}.pdf"
-    render_book(book, path, PrintOptions(trim="6x9"))
+    render_book(book, path, PrintOptions())
     _check_book_grids(book, path)

@@ -27,7 +27,6 @@ from pipeline.render.grid import symbol_size
 from pipeline.render.imposition import saddle_stitch_sides
 from pipeline.render.options import NO_IMPOSITION, PrintOptions
 from pipeline.render.page import (
-    GUTTER_TABLE,
     Box,
     PageFrame,
     gutter_for,
@@ -146,11 +145,11 @@ def plan_book(book: Book, options: PrintOptions, chosen: Fonts) -> Plan:
     """All pages in order, with the gutter that suits their count."""
     styles = Styles(chosen)
     gutter = gutter_for(0)
-    for _ in GUTTER_TABLE:
+    while True:  # a wider gutter never removes pages, so this climbs the table and stops
         pages, contents = _plan_pages(book, options, gutter, styles)
         total = padded_page_count(len(pages), options.binding)
         needed = gutter_for(total)
-        if needed == gutter:
+        if needed <= gutter:
             break
         gutter = needed
     blank = total - len(pages)

@@ -6,7 +6,9 @@ A recipe's ``[print]`` table maps onto :class:`PrintOptions` field by field; a b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import NoReturn
 
 from reportlab.lib.units import inch
 
@@ -67,6 +69,15 @@ class PrintOptions:
         if not 1 <= count <= MAX_ANSWERS_PER_PAGE:
             _fail("answers_per_page", f"{count} is outside 1-{MAX_ANSWERS_PER_PAGE}")
 
+    @classmethod
+    def from_mapping(cls, table: Mapping[str, object]) -> PrintOptions:
+        """Options from a recipe's ``[print]`` table; an unknown key is named, not ignored."""
+        known = [field.name for field in fields(cls)]
+        for key in table:
+            if key not in known:
+                _fail(key, f"unknown option; known options are {', '.join(known)}")
+        return cls(**table)  # type: ignore[arg-type]  # values are checked on creation
+
     @property
     def trim_size(self) -> tuple[float, float]:
         """Trim width and height in points."""
@@ -76,5 +87,5 @@ class PrintOptions:
         return TRIMS[self.trim]
 
 
-def _fail(field: str, problem: str) -> None:
+def _fail(field: str, problem: str) -> NoReturn:
     raise PrintOptionError(f"print option {field!r}: {problem}")

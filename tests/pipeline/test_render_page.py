@@ -130,3 +130,12 @@ def test_slots_fit_the_area_without_overlap(count: int, n: int) -> None:
         apart_x = a.grid.x1 + SLOT_GAP <= b.grid.x0 + 1e-9
         apart_y = b.grid.y1 + band + SLOT_GAP <= a.grid.y0 + 1e-9
         assert apart_x or apart_y
+
+
+def test_print_options_from_a_recipe_table() -> None:
+    table = {"trim": "6x9", "bleed": True, "answers_per_page": 9}
+    assert PrintOptions.from_mapping(table) == PrintOptions(
+        trim="6x9", bleed=True, answers_per_page=9
+    )
+    with pytest.raises(PrintOptionError, match="print option 'colour': unknown option; known"):
+        PrintOptions.from_mapping({"colour": "red"})

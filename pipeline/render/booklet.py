@@ -44,7 +44,6 @@ from pipeline.render.pages import (
     Styles,
     TextPage,
     TitlePage,
-    answers_title,
     grid_area,
     label_band,
     paragraph_text,
@@ -168,24 +167,22 @@ def _plan_pages(
     _check_title_fits(book, styles, frame)
     about = _flow(_about_flowables(book, styles), text_box) if book.about else []
 
-    def contents_for(numbers: Sequence[int]) -> list[list[Flowable]]:
-        return _flow(_front_flowables(book, options, styles, numbers, text_box), text_box)
+    grid_pages = list(_grid_pages(book, answers_per_page, options.shade_answers))
+    headings = [page.heading for page in grid_pages if page.first]
 
-    entries = len(book.sections) * 2
-    placeholder = contents_for([0] * entries)
-    first = FRONT_PAGES + len(placeholder) + len(about) + 1
-    contents: list[tuple[str, int]] = []
-    for section in book.sections:
-        contents.append((section.title, first))
-        first += section.pages
-    for section, per_page in zip(book.sections, answers_per_page, strict=True):
-        contents.append((answers_title(section), first))
-        first += -(-len(section.puzzles) // per_page)
-    front = contents_for([number for _, number in contents])
-    assert len(front) == len(placeholder)
+    def front_for(numbers: Sequence[int]) -> list[list[Flowable]]:
+        contents = list(zip(headings, numbers, strict=True))
+        return _flow(_front_flowables(book, options, styles, contents, text_box), text_box)
+
+    # the contents' length does not depend on the numbers in it: lay it out once to count it
+    before_grids = FRONT_PAGES + len(front_for([0] * len(headings))) + len(about)
+    numbers = [before_grids + k + 1 for k, page in enumerate(grid_pages) if page.first]
+    front = front_for(numbers)
+    assert before_grids == FRONT_PAGES + len(front) + len(about)
     pages: list[Page] = [TitlePage()]
     pages.extend(TextPage(flowables) for flowables in (*front, *about))
-    pages.extend(_grid_pages(book, answers_per_page, options.shade_answers))
+    pages.extend(grid_pages)
+    contents = list(zip(headings, numbers, strict=True))
     return pages, contents
 
 
@@ -252,13 +249,14 @@ def _answers_per_page(section: Section, frame: PageFrame, options: PrintOptions)
 
 
 def _front_flowables(
-    book: Book, options: PrintOptions, styles: Styles, numbers: Sequence[int], box: Box
+    book: Book,
+    options: PrintOptions,
+    styles: Styles,
+    contents: Sequence[tuple[str, int]],
+    box: Box,
 ) -> list[Flowable]:
-    titles = [section.title for section in book.sections]
-    titles += [answers_title(section) for section in book.sections]
     rows = [
-        [Paragraph(paragraph_text(title), styles.body), str(number)]
-        for title, number in zip(titles, numbers, strict=True)
+        [Paragraph(paragraph_text(title), styles.body), str(number)] for title, number in contents
     ]
     table = Table(
         rows,

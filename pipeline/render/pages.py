@@ -63,10 +63,6 @@ def text_area(frame: PageFrame) -> Box:
     return frame.live.inset(0, FOOTER_BAND, 0, 0)
 
 
-def answers_title(section: Section) -> str:
-    return f"Answers: {section.title}"
-
-
 def paragraph_text(text: str) -> str:
     """Recipe text as Paragraph markup that prints it literally (line breaks kept)."""
     return escape(text).replace("\n", "<br/>")
@@ -190,10 +186,14 @@ class GridPage:
     first: bool = False  # first page of the section (puzzles) or of its answers
     shade: bool = False
 
+    @property
+    def heading(self) -> str:
+        """The title at the top of the page, and of its line in the contents."""
+        return f"Answers: {self.section.title}" if self.answer else self.section.title
+
     def draw(self, canv: Canvas, frame: PageFrame, ctx: Context) -> None:
         fonts = ctx.fonts
-        head = answers_title(self.section) if self.answer else self.section.title
-        draw_head(canv, frame, fonts, head, self.first)
+        draw_head(canv, frame, fonts, self.heading, self.first)
         shaded = self.shade and any(entry.puzzle.passes for entry in self.entries)
         area = grid_area(frame, legend=shaded)
         size = ANSWER_LABEL_SIZE if self.answer else PUZZLE_LABEL_SIZE

@@ -27,6 +27,7 @@ from pipeline.render.slots import arrange
 HEADER_BAND = 0.6 * inch  # top of the live area: section title or running head
 FOOTER_BAND = 0.3 * inch  # bottom of the live area: the page number
 LEGEND_BAND = 0.3 * inch  # above the footer on shaded answer pages
+SWATCH_STEP = 1.3  # a legend swatch and the gap before its label, in swatch widths
 SECTION_TITLE_SIZE = 18
 RUNNING_HEAD_SIZE = 9
 FOLIO_SIZE = 9
@@ -194,8 +195,8 @@ class GridPage:
     def draw(self, canv: Canvas, frame: PageFrame, ctx: Context) -> None:
         fonts = ctx.fonts
         draw_head(canv, frame, fonts, self.heading, self.first)
+        area = grid_area(frame, legend=self.shade)  # as planned, so every page has equal grids
         shaded = self.shade and any(entry.puzzle.passes for entry in self.entries)
-        area = grid_area(frame, legend=shaded)
         size = ANSWER_LABEL_SIZE if self.answer else PUZZLE_LABEL_SIZE
         n = max(entry.puzzle.grids.geometry.n for entry in self.entries)
         slots = arrange(self.per_page, area, label_band(size), n)
@@ -246,8 +247,8 @@ class GridPage:
             canv.rect(x, y - 1, swatch, swatch, stroke=1, fill=1)
             canv.setFillGray(SOFT_GREY)
             label = f"{level}+" if level == len(PASS_SHADES) else str(level)
-            canv.drawString(x + swatch * 1.3, y, label)
-            x += swatch * 1.3 + pdfmetrics.stringWidth(label + "  ", fonts.text, swatch)
+            canv.drawString(x + swatch * SWATCH_STEP, y, label)
+            x += swatch * SWATCH_STEP + pdfmetrics.stringWidth(label + "  ", fonts.text, swatch)
 
 
 @dataclass

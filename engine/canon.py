@@ -478,20 +478,13 @@ class Canonical:
         return labels[square[np.ix_(self.rows, self.cols)]].reshape(-1)
 
 
-def _kernel_args(geo: Geometry) -> tuple:
-    return (
-        geo.box_rows,
-        geo.box_cols,
-        geo.box_rows == geo.box_cols,
-        _permutations(geo.box_cols),
-    )
-
-
 def _run(values: np.ndarray, geo: Geometry) -> tuple[np.ndarray, np.ndarray]:
     """Forms (count, ncells) and transforms (count, 1 + 2n) of a parsed batch."""
     out = np.empty(values.shape, dtype=np.int64)
     found = np.empty((values.shape[0], 1 + 2 * geo.n), dtype=np.int64)
-    _canon_batch(values, *_kernel_args(geo), out, found)
+    square = geo.box_rows == geo.box_cols  # only square boxes survive a transpose
+    perms = _permutations(geo.box_cols)
+    _canon_batch(values, geo.box_rows, geo.box_cols, square, perms, out, found)
     return out, found
 
 

@@ -28,20 +28,23 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
+from numba import njit
 
 from engine.canon import canonical
 from engine.geometry import Geometry
-from engine.logic.passes import Record, Step, workspace
+from engine.logic.passes import Contradiction, Record, Step, workspace
 from engine.logic.state import (
+    AIC,
     HIDDEN_SINGLE,
     NAKED_SINGLE,
     S_EXTRA,
     S_PASS,
     S_TECH,
     TECHNIQUES,
+    X_CHAIN,
 )
 from engine.solver import MultipleSolutions, NoSolution, count_grid, guesses
-from engine.text import Grid, parse, to_text
+from engine.text import Grid, InvalidPuzzle, find_clash, infer_geometry, parse, parse_many, to_text
 from engine.tiers import DEFAULT_TIERS, Tier, tier_of
 
 #: Base rating of each technique on the Sudoku Explainer scale.
@@ -72,7 +75,6 @@ RATINGS: dict[str, float] = {
     "trial_and_error": 7.5,
 }
 HIDDEN_SINGLE_IN_BOX = 1.2
-CHAIN_TECHNIQUES = ("x_chain", "xy_chain", "aic")
 CHAIN_BONUS = 0.1  # per step of the length ladder below
 CHAIN_FREE_LINKS = 4  # chains up to this many links get no bonus
 CHAIN_GROWTH = 1.5  # each further bonus step needs this factor more links
@@ -85,7 +87,6 @@ TE_SAMPLES = 8  # relabellings of the stuck state whose guesses are averaged
 TE_SEED = 20261122  # fixed: the same relabellings for every puzzle
 
 _RATING_ARRAY = np.array([RATINGS[name] for name in TECHNIQUES])
-_CHAIN_IDS = np.array([TECHNIQUES.index(name) for name in CHAIN_TECHNIQUES])
 _TE = TECHNIQUES.index("trial_and_error")
 
 
@@ -122,21 +123,29 @@ def grade(
     puzzle: str | Grid, tiers: Mapping[str, Tier] | None = None, box: str | None = None
 ) -> Grade:
     """Grade one puzzle (text or parsed grid); raises NoSolution / MultipleSolutions."""
-    grid = parse(puzzle, box) if isinstance(puzzle, str) else puzzle
-    count, solution = count_grid(grid, 2)
-    if count == 0:
-        raise NoSolution(f"puzzle has no solution: {grid.to_text()}")
-    if count > 1:
-        raise MultipleSolutions(f"puzzle has more than one solution: {grid.to_text()}")
-    run = workspace(grid.geometry).run(grid.values)
+    grid = _grid(puzzle, box) if isinstance(puzzle, str) else puzzle
+    try:
+        run = workspace(grid.geometry).run(grid.values)
+    except Contradiction:
+        clash = find_clash(grid.geometry, grid.values)
+        if clash:
+            raise InvalidPuzzle(clash) from None
+        raise NoSolution(f"puzzle has no solution: {grid.to_text()}") from None
+    if run.solved:
+        solution = run.values  # sound steps and a complete, consistent grid: the one solution
+    else:
+        count, solution = count_grid(grid, 2)
+        if count == 0:
+            raise NoSolution(f"puzzle has no solution: {grid.to_text()}")
+        if count > 1:
+            raise MultipleSolutions(f"puzzle has more than one solution: {grid.to_text()}")
     record = run.record
     steps = record.steps
     iterations = run.passes
     cell_passes = run.solved_pass
-    techs = steps[:, S_TECH]
-    tally = np.bincount(techs, minlength=len(TECHNIQUES))
-    rating = _rating(grid.geometry.n, steps)
-    hardest_rank = int(techs.max()) if techs.size else -1
+    tally = np.zeros(len(TECHNIQUES), dtype=np.int64)
+    rating = _rate(steps, grid.geometry.n, _RATING_ARRAY, tally)
+    hardest_rank = int(steps[:, S_TECH].max()) if steps.shape[0] else -1
     trial = None
     effort = 0.0
     if not run.solved:
@@ -173,35 +182,46 @@ def grade(
     )
 
 
-def _chain_bonus(links: np.ndarray) -> np.ndarray:
-    """SE-style length bonus: one CHAIN_BONUS per factor CHAIN_GROWTH beyond CHAIN_FREE_LINKS."""
-    over = np.maximum(links, CHAIN_FREE_LINKS) / CHAIN_FREE_LINKS
-    return CHAIN_BONUS * np.ceil(np.log(over) / math.log(CHAIN_GROWTH))
+def _grid(text: str, box: str | None) -> Grid:
+    """Parse without the per-unit clash scan (the logic kernel detects clashes far faster)."""
+    values = parse_many([text], box)[0]
+    return Grid(infer_geometry(values.shape[0], box), values)
 
 
-def _rating(n: int, steps: np.ndarray) -> float:
-    """The SE-scale rating of the hardest step (singles rated per pass: see the docstring)."""
-    if steps.shape[0] == 0:
-        return 0.0
-    techs, extra = steps[:, S_TECH], steps[:, S_EXTRA]
-    ratings = _RATING_ARRAY[techs]
-    in_box = extra >= 2 * n
-    hidden = techs == HIDDEN_SINGLE
-    ratings = np.where(hidden & in_box, HIDDEN_SINGLE_IN_BOX, ratings)
-    # a naked single that is also a hidden single is rated as the hidden single
-    also_hidden = (techs == NAKED_SINGLE) & (extra >= 0)
-    ratings = np.where(
-        also_hidden, np.where(in_box, HIDDEN_SINGLE_IN_BOX, RATINGS["hidden_single"]), ratings
-    )
-    chains = np.isin(techs, _CHAIN_IDS)
-    ratings = np.where(chains, ratings + _chain_bonus(extra), ratings)
-    singles = techs <= HIDDEN_SINGLE
-    hardest = float(ratings[~singles].max()) if (~singles).any() else 0.0
-    if singles.any():
-        passes = steps[singles, S_PASS]
-        easiest = np.full(passes.max() + 1, np.inf)
-        np.minimum.at(easiest, passes, ratings[singles])
-        hardest = max(hardest, float(easiest[np.isfinite(easiest)].max()))
+@njit(cache=True)
+def _rate(steps, n, ratings, tally):
+    """The SE-scale rating of the hardest step (singles rated per pass: see the docstring);
+    also counts the steps of each technique into ``tally``.
+
+    Steps come in pass order, so the singles of one pass are contiguous.
+    """
+    hardest = 0.0
+    easiest_single = np.inf  # of the current pass
+    current = -1
+    for i in range(steps.shape[0]):
+        tech, extra, pass_no = steps[i, S_TECH], steps[i, S_EXTRA], steps[i, S_PASS]
+        tally[tech] += 1
+        rating = ratings[tech]
+        if tech == HIDDEN_SINGLE or (tech == NAKED_SINGLE and extra >= 0):
+            # a naked single that is also a hidden single counts as the hidden single
+            rating = HIDDEN_SINGLE_IN_BOX if extra >= 2 * n else ratings[HIDDEN_SINGLE]
+        elif X_CHAIN <= tech <= AIC:
+            limit = float(CHAIN_FREE_LINKS)
+            while extra > limit:
+                rating += CHAIN_BONUS
+                limit *= CHAIN_GROWTH
+        if tech > HIDDEN_SINGLE:
+            hardest = max(hardest, rating)
+            continue
+        if pass_no != current:
+            if current >= 0:
+                hardest = max(hardest, easiest_single)
+            current = pass_no
+            easiest_single = rating
+        else:
+            easiest_single = min(easiest_single, rating)
+    if current >= 0:
+        hardest = max(hardest, easiest_single)
     return hardest
 
 

@@ -3,12 +3,18 @@
 A candidate Z is false when assuming it true leads, along alternating weak and strong links, to
 Z false. Weak link: two candidates that cannot both be true (same cell, or same digit in cells
 that see each other). Strong link: two candidates that cannot both be false (a cell with two
-candidates, or a unit where a digit has two places). From "on(Z)" a weak link gives "off", a
-strong link from "off" gives "on"; reaching "off(Z)" eliminates Z. This covers an AIC whose ends
-both see Z and the discontinuous nice loops. A breadth-first search from each candidate finds the
-shortest such chain; its length (links) goes into the step's ``extra`` for the rating.
+candidates, or a unit where a digit has two places). From "Z true" a weak link makes a candidate
+false, a strong link from a false candidate makes one true, and so on; a candidate made true that
+is weakly linked to Z refutes Z. This covers an AIC whose two ends both see Z, and discontinuous
+nice loops.
 
-* X-chain: one digit throughout (weak and strong links between cells);
+The search runs on bit sets of candidates: ``weak[x]`` and ``strong[x]`` are the link sets, and
+``step[x]`` = the union of ``strong[w]`` over ``w`` in ``weak[x]`` is everything one weak-strong
+pair of links makes true from x. From each Z a level-by-level expansion of ``step`` finds the
+shortest refutation; its length in links (2 per level, plus the last weak link) goes into the
+step's ``extra`` for the rating, and the chain's cells into its proof.
+
+* X-chain: one digit throughout (links between cells only);
 * XY-chain: strong links inside bivalue cells, weak links between cells on one digit;
 * AIC: any links.
 """
@@ -23,6 +29,7 @@ from engine.logic.state import (
     T_CELL_UNITS,
     T_PEERS,
     T_UNITS,
+    U0,
     X_CHAIN,
     XY_CHAIN,
     add_proof,
@@ -35,101 +42,188 @@ from engine.logic.state import (
     popcount,
 )
 
-OFF = 0
-ON = 1
+
+@njit(cache=True, inline="always")
+def _set(rows, x, y):
+    rows[x, y >> 6] |= bit(y & 63)
 
 
 @njit(cache=True, inline="always")
-def _visit(state, parent, stamp, seen, queue, tail, origin):
-    if seen[state] != stamp:
-        seen[state] = stamp
-        parent[state] = origin
-        queue[tail] = state
-        tail += 1
-    return tail
+def _has(rows, x, y):
+    return rows[x, y >> 6] & bit(y & 63) != U0
+
+
+@njit(cache=True)
+def _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong):
+    """Fill the weak and strong link sets of every candidate for a chain kind."""
+    units, peers, cell_units = T[T_UNITS], T[T_PEERS], T[T_CELL_UNITS]
+    n = units.shape[1]
+    for x in range(node_cell.shape[0]):
+        cell, digit = node_cell[x], node_digit[x]
+        b = bit(digit)
+        for k in range(peers.shape[1]):
+            p = peers[cell, k]
+            if placed[p] == 0 and cand[p] & b:
+                _set(weak, x, node_of[p * n + digit])
+        m = cand[cell] ^ b
+        if tech == AIC:
+            others = m
+            while others:
+                o = lowest_bit(others)
+                others ^= o
+                _set(weak, x, node_of[cell * n + bit_index(o)])
+        if tech != X_CHAIN and popcount(m) == 1:
+            _set(strong, x, node_of[cell * n + bit_index(m)])
+        if tech != XY_CHAIN:
+            for k in range(3):
+                u = cell_units[cell, k]
+                layer = pos[digit, u]
+                if popcount(layer) == 2:
+                    while layer:
+                        low = lowest_bit(layer)
+                        layer ^= low
+                        c2 = units[u, bit_index(low)]
+                        if c2 != cell:
+                            _set(strong, x, node_of[c2 * n + digit])
+
+
+@njit(cache=True)
+def _link_between(weak, strong, x, y, words):
+    """A candidate w with a weak link from x and a strong link to y (-1 if none)."""
+    for j in range(words):
+        m = weak[x, j]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            w = j * 64 + bit_index(low)
+            if _has(strong, w, y):
+                return w
+    return -1
 
 
 @njit(cache=True)
 def find_chains(cand, placed, pos, T, rec, tech):
-    """Record every candidate that a chain of kind ``tech`` (X_CHAIN, XY_CHAIN, AIC) refutes."""
-    units, peers, cell_units = T[T_UNITS], T[T_PEERS], T[T_CELL_UNITS]
-    n = units.shape[1]
+    """Record every candidate that a chain of kind ``tech`` (X_CHAIN, XY_CHAIN, AIC) refutes.
+
+    X-chains never leave their digit, so they are searched one digit at a time (small sets).
+    """
+    n = T[T_UNITS].shape[1]
+    if tech == X_CHAIN:
+        for d in range(n):
+            _search(cand, placed, pos, T, rec, tech, bit(d))
+    else:
+        _search(cand, placed, pos, T, rec, tech, ~U0)
+
+
+@njit(cache=True)
+def _search(cand, placed, pos, T, rec, tech, digits):
+    """The chain search over the candidates of the given digits (see the module docstring)."""
+    n = T[T_UNITS].shape[1]
     ncells = cand.shape[0]
-    nstates = ncells * n * 2
-    seen = np.zeros(nstates, dtype=np.int64)
-    parent = np.zeros(nstates, dtype=np.int64)
-    depth = np.zeros(nstates, dtype=np.int64)
-    queue = np.zeros(nstates, dtype=np.int64)
-    cell_links = tech != X_CHAIN  # strong links inside bivalue cells
-    digit_strong = tech != XY_CHAIN  # strong links between cells on one digit
-    cell_weak = tech == AIC  # weak links between digits of one cell
-    stamp = 0
-    for z_cell in range(ncells):
-        if placed[z_cell]:
-            continue
-        zm = cand[z_cell]
-        while zm:
-            low = lowest_bit(zm)
-            zm ^= low
-            z_digit = bit_index(low)
-            stamp += 1
-            start_state = (z_cell * n + z_digit) * 2 + ON
-            seen[start_state] = stamp
-            depth[start_state] = 0
-            parent[start_state] = -1
-            queue[0] = start_state
-            head, tail = 0, 1
-            goal = start_state - ON + OFF
-            while head < tail and seen[goal] != stamp:
-                state = queue[head]
-                head += 1
-                node = state >> 1
-                cell, digit = node // n, node % n
-                before = tail
-                if state & 1 == ON:  # weak links: this candidate true makes these false
-                    b = bit(digit)
-                    for k in range(peers.shape[1]):
-                        p = peers[cell, k]
-                        if placed[p] == 0 and cand[p] & b:
-                            tail = _visit(
-                                (p * n + digit) * 2, parent, stamp, seen, queue, tail, state
-                            )
-                    if cell_weak:
-                        others = cand[cell] ^ b
-                        while others:
-                            o = lowest_bit(others)
-                            others ^= o
-                            target = (cell * n + bit_index(o)) * 2
-                            tail = _visit(target, parent, stamp, seen, queue, tail, state)
-                else:  # strong links: this candidate false makes these true
-                    m = cand[cell]
-                    if cell_links and popcount(m) == 2:
-                        other = bit_index(m ^ bit(digit))
-                        target = (cell * n + other) * 2 + ON
-                        tail = _visit(target, parent, stamp, seen, queue, tail, state)
-                    if digit_strong:
-                        for k in range(3):
-                            u = cell_units[cell, k]
-                            layer = pos[digit, u]
-                            if popcount(layer) == 2:
-                                while layer:
-                                    low2 = lowest_bit(layer)
-                                    layer ^= low2
-                                    c2 = units[u, bit_index(low2)]
-                                    if c2 != cell:
-                                        target = (c2 * n + digit) * 2 + ON
-                                        tail = _visit(
-                                            target, parent, stamp, seen, queue, tail, state
-                                        )
-                for i in range(before, tail):
-                    depth[queue[i]] = depth[state] + 1
-            if seen[goal] == stamp:
-                start = mark(rec)
-                digits = np.uint64(0)
-                s = parent[goal]
-                while s != start_state:
-                    add_proof(rec, (s >> 1) // n)
-                    digits |= bit((s >> 1) % n)
-                    s = parent[s]
-                eliminate(rec, cand, z_cell, z_digit)
-                commit(rec, start, tech, depth[goal], digits | low)
+    node_of = np.full(ncells * n, -1, dtype=np.int64)
+    count = 0
+    for cell in range(ncells):
+        if placed[cell] == 0:
+            count += popcount(cand[cell] & digits)
+    node_cell = np.zeros(count, dtype=np.int64)
+    node_digit = np.zeros(count, dtype=np.int64)
+    count = 0
+    for cell in range(ncells):
+        if placed[cell] == 0:
+            m = cand[cell] & digits
+            while m:
+                low = lowest_bit(m)
+                m ^= low
+                node_cell[count] = cell
+                node_digit[count] = bit_index(low)
+                node_of[cell * n + bit_index(low)] = count
+                count += 1
+    words = (count + 63) // 64
+    weak = np.zeros((count, words), dtype=np.uint64)
+    strong = np.zeros((count, words), dtype=np.uint64)
+    step = np.zeros((count, words), dtype=np.uint64)
+    _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong)
+    for x in range(count):
+        for j in range(words):
+            m = weak[x, j]
+            while m:
+                low = lowest_bit(m)
+                m ^= low
+                w = j * 64 + bit_index(low)
+                for i in range(words):
+                    step[x, i] |= strong[w, i]
+    levels = np.zeros((count + 1, words), dtype=np.uint64)
+    reached = np.zeros(words, dtype=np.uint64)
+    for z in range(count):
+        # level 1: what one weak-strong pair makes true from z
+        hit = False
+        for i in range(words):
+            levels[1, i] = step[z, i]
+            reached[i] = step[z, i]
+            if step[z, i] & weak[z, i]:
+                hit = True
+        level = 1
+        while not hit:
+            grew = False
+            for i in range(words):
+                levels[level + 1, i] = U0
+            for j in range(words):
+                m = levels[level, j]
+                while m:
+                    low = lowest_bit(m)
+                    m ^= low
+                    y = j * 64 + bit_index(low)
+                    for i in range(words):
+                        levels[level + 1, i] |= step[y, i]
+            level += 1
+            for i in range(words):
+                fresh = levels[level, i] & ~reached[i]
+                levels[level, i] = fresh
+                reached[i] |= fresh
+                if fresh:
+                    grew = True
+                if fresh & weak[z, i]:
+                    hit = True
+            if not grew:
+                break
+        if hit:
+            _record(rec, cand, tech, z, level, levels, weak, strong, step, node_cell, node_digit)
+
+
+@njit(cache=True)
+def _record(rec, cand, tech, z, level, levels, weak, strong, step, node_cell, node_digit):
+    """Trace the chain back from its last true candidate and record the elimination of z."""
+    words = weak.shape[1]
+    start = mark(rec)
+    digits = bit(node_digit[z])
+    # the last candidate made true: at this level and weakly linked to z
+    y = -1
+    for j in range(words):
+        m = levels[level, j] & weak[z, j]
+        if m:
+            y = j * 64 + bit_index(lowest_bit(m))
+            break
+    for lv in range(level - 1, -1, -1):
+        # the candidate that made y true one level up (z itself at level 0)
+        x = z
+        if lv > 0:
+            for j in range(words):
+                m = levels[lv, j]
+                found = False
+                while m:
+                    low = lowest_bit(m)
+                    m ^= low
+                    c = j * 64 + bit_index(low)
+                    if step[c, y >> 6] & bit(y & 63):
+                        x = c
+                        found = True
+                        break
+                if found:
+                    break
+        w = _link_between(weak, strong, x, y, words)
+        add_proof(rec, node_cell[y])
+        add_proof(rec, node_cell[w])
+        digits |= bit(node_digit[y]) | bit(node_digit[w])
+        y = x
+    eliminate(rec, cand, node_cell[z], node_digit[z])
+    commit(rec, start, tech, 2 * level + 1, digits)

@@ -13,6 +13,9 @@ for them, and it is what makes the score rank puzzles the way SE does. The contr
 (``TECHNIQUES``) orders the same ids for ``hardest`` and for tier bands.
 
 Each cell records the pass that solved it (0 for givens, -1 when logic alone could not).
+
+Every deduction is sound, so a puzzle that the loop completes without a contradiction has exactly
+one solution, the one found: the grade needs the solution counter only when logic gets stuck.
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ from engine.logic.state import (
     Tables,
     bit,
     build_layers,
+    consistent,
     full_mask,
     init_candidates,
     new_record,
@@ -178,7 +182,8 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
             if placed[cell] == 0:
                 open_cells += 1
         if open_cells == 0:
-            return SOLVED, passes
+            # two singles of one pass can put a digit twice in a unit only if there is no solution
+            return (SOLVED if consistent(placed, peers) else CONTRADICTION), passes
         build_layers(cand, placed, units, pos)
         progress = False
         for r in range(rungs.shape[0]):

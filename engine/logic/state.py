@@ -176,6 +176,18 @@ def init_candidates(values, full, peers, cand, placed):
     return True
 
 
+@njit(cache=True)
+def consistent(placed, peers):
+    """True when no two peers hold the same digit (a completed grid is then a solution)."""
+    for cell in range(placed.shape[0]):
+        v = placed[cell]
+        if v:
+            for k in range(peers.shape[1]):
+                if placed[peers[cell, k]] == v:
+                    return False
+    return True
+
+
 # ---- step records ---------------------------------------------------------------------------
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 from numba import njit
@@ -44,7 +44,16 @@ from engine.logic.state import (
     X_CHAIN,
 )
 from engine.solver import MultipleSolutions, NoSolution, count_grid, guesses
-from engine.text import Grid, InvalidPuzzle, find_clash, infer_geometry, parse, parse_many, to_text
+from engine.text import (
+    BAD,
+    Grid,
+    InvalidPuzzle,
+    find_clash,
+    infer_geometry,
+    lookup_table,
+    parse,
+    to_text,
+)
 from engine.tiers import DEFAULT_TIERS, Tier, tier_of
 
 #: Base rating of each technique on the Sudoku Explainer scale.
@@ -182,10 +191,21 @@ def grade(
     )
 
 
+@cache
+def _symbol_table(n: int) -> np.ndarray:
+    return lookup_table(n)
+
+
 def _grid(text: str, box: str | None) -> Grid:
-    """Parse without the per-unit clash scan (the logic kernel detects clashes far faster)."""
-    values = parse_many([text], box)[0]
-    return Grid(infer_geometry(values.shape[0], box), values)
+    """Parse without the per-unit clash scan (the logic kernel detects clashes far faster);
+    on any fault, :func:`engine.text.parse` raises its precise error."""
+    text = text.strip()
+    geo = infer_geometry(len(text), box)
+    if text.isascii():
+        values = _symbol_table(geo.n)[np.frombuffer(text.encode(), dtype=np.uint8)]
+        if not (values == BAD).any():
+            return Grid(geo, values)
+    return parse(text, box)
 
 
 @njit(cache=True)

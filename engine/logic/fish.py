@@ -24,7 +24,7 @@ from engine.logic.state import (
     mark,
     popcount,
 )
-from engine.logic.subsets import MAX_CLOSED, closed_sets
+from engine.logic.subsets import MAX_CLOSED, MAX_SUBSET, closed_sets
 
 
 @njit(cache=True)
@@ -37,6 +37,8 @@ def find_fish(cand, pos, T, rec, k):
     line = np.zeros(64, dtype=np.int64)
     out_items = np.zeros(MAX_CLOSED, dtype=np.uint64)
     out_union = np.zeros(MAX_CLOSED, dtype=np.uint64)
+    idx = np.zeros(MAX_SUBSET + 1, dtype=np.int64)
+    unions = np.zeros(MAX_SUBSET + 1, dtype=np.uint64)
     for d in range(n):
         for base0 in (0, n):  # rows as base (columns cover), then columns as base
             cover0 = n - base0
@@ -47,7 +49,7 @@ def find_fish(cand, pos, T, rec, k):
                     masks[count] = pos[d, base0 + b]
                     line[count] = b
                     count += 1
-            found = closed_sets(masks, count, k, out_items, out_union)
+            found = closed_sets(masks, count, k, out_items, out_union, idx, unions)
             for f in range(found):
                 start = mark(rec)
                 bases = U0

@@ -29,17 +29,17 @@ MAX_CLOSED = 512  # closed sets kept per search (more only on pathological state
 
 
 @njit(cache=True)
-def closed_sets(masks, count, k, out_items, out_union):
+def closed_sets(masks, count, k, out_items, out_union, idx, unions):
     """All sets of ``k`` of the first ``count`` masks whose union has exactly k bits.
 
     Writes each set (as a bit mask of item indices) and its union; returns how many were found.
-    Depth-first over index combinations, pruning as soon as a partial union exceeds k bits.
+    Depth-first over index combinations, pruning as soon as a partial union exceeds k bits;
+    ``idx`` and ``unions`` (MAX_SUBSET + 1 long) are the caller's scratch for the search stack.
     """
     found = 0
     if count < k:
         return 0
-    idx = np.zeros(MAX_SUBSET + 1, dtype=np.int64)
-    unions = np.zeros(MAX_SUBSET + 1, dtype=np.uint64)
+    unions[0] = U0
     depth = 0
     idx[0] = -1
     while depth >= 0:
@@ -75,6 +75,8 @@ def find_subsets(cand, placed, pos, T, rec, k, hidden):
     item = np.zeros(64, dtype=np.int64)
     out_items = np.zeros(MAX_CLOSED, dtype=np.uint64)
     out_union = np.zeros(MAX_CLOSED, dtype=np.uint64)
+    idx = np.zeros(MAX_SUBSET + 1, dtype=np.int64)
+    unions = np.zeros(MAX_SUBSET + 1, dtype=np.uint64)
     for u in range(units.shape[0]):
         count = 0
         if hidden:
@@ -92,7 +94,7 @@ def find_subsets(cand, placed, pos, T, rec, k, hidden):
                     masks[count] = cand[cell]
                     item[count] = j
                     count += 1
-        found = closed_sets(masks, count, k, out_items, out_union)
+        found = closed_sets(masks, count, k, out_items, out_union, idx, unions)
         for f in range(found):
             start = mark(rec)
             chosen = out_items[f]

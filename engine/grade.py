@@ -7,17 +7,25 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
   hidden pair 3.4, naked triple 3.6, swordfish 3.8, hidden triple 4.0, XY-wing 4.2, XYZ-wing 4.4,
   naked quad 5.0, jellyfish 5.2, hidden quad 5.4, colouring and the two-link patterns 6.5-6.6,
   chains from 6.5 plus a bonus that grows with the logarithm of their length.
-* Singles: like SE, a pass counts at the rating of the easiest single it offers (a puzzle whose
-  every pass has a hidden single in a box is a 1.2, one that once offers only naked singles 2.3).
-* The puzzle's rating is its hardest step's; a small continuous term (below 0.1, growing with the
+* A pass counts at the rating of the easiest step it offers, as a rater takes the easiest step
+  (a puzzle whose every pass has a hidden single in a box is a 1.2, one that once offers only
+  naked singles 2.3). *Direct* forms, whose eliminations leave a hidden single at once, rate
+  lower as in SE (``DIRECT_RATINGS``): pointing 1.7, claiming 1.9, hidden pair 2.0, hidden
+  triple 2.5; a pass of naked singles only that also offers one of the first three counts at it.
+* The puzzle's rating is its hardest pass's; a small continuous term (below 0.1, growing with the
   iteration count) ranks puzzles of one rating by how long they take.
-* Beyond the ladder (trial and error) the score is ``TE_BASE`` plus a term in the mean log of the
-  guesses the solution counter needs from the stuck state, averaged over fixed relabellings of
-  its canonical form, so it is deterministic and invariant under the symmetry group. It is
-  calibrated so that the forum's hardest list (SE 11 and above) lands near 11.
+* Beyond the ladder, one-level trial (``engine.logic.forcing``: a candidate whose placement
+  leads by singles alone to a contradiction) rates from 7.5, plus the chain length bonus on the
+  number of placements the trial needs (SE's forcing chains start at 7.5). Puzzles that even
+  this cannot finish need nested trial and error (SE 9.5 to 12): their score is ``NESTED_BASE``
+  plus a term in the mean log of the guesses the solution counter needs from the stuck state,
+  averaged over fixed relabellings of its canonical form, so it is deterministic and invariant
+  under the symmetry group. It is calibrated so that the forum's hardest list (SE 11 to 11.9)
+  spreads around 11.
 
-When logic gets stuck, the remaining cells are recorded as one last ``trial_and_error`` step (one
-more iteration), so every puzzle has a complete path and every cell a pass number.
+When even one-level trial gets stuck, the remaining cells are recorded as one last
+``trial_and_error`` step (one more iteration), so every puzzle has a complete path and every cell
+a pass number. ``solved`` is True only when no trial was needed.
 """
 
 from __future__ import annotations
@@ -34,13 +42,14 @@ from engine.canon import canonical
 from engine.geometry import Geometry
 from engine.logic.passes import Contradiction, Record, Step, workspace
 from engine.logic.state import (
-    AIC,
     HIDDEN_SINGLE,
     NAKED_SINGLE,
+    S_DIRECT,
     S_EXTRA,
     S_PASS,
     S_TECH,
     TECHNIQUES,
+    TRIAL_AND_ERROR,
     X_CHAIN,
 )
 from engine.solver import MultipleSolutions, NoSolution, count_grid, guesses
@@ -89,13 +98,22 @@ CHAIN_FREE_LINKS = 4  # chains up to this many links get no bonus
 CHAIN_GROWTH = 1.5  # each further bonus step needs this factor more links
 TIE_WIDTH = 0.09  # the continuous term stays below the smallest gap between ratings (0.1)
 TIE_HALF = 40  # iterations at which the continuous term reaches half its width
-TE_BASE = 7.5
-TE_SLOPE = 0.93  # score per unit of mean log2(guesses) beyond TE_FREE
-TE_FREE = 4.4  # mean log2(guesses) that trial and error costs at the least rated puzzles
+NESTED_BASE = 9.0  # trial and error deeper than one level (SE: nested forcing chains)
+TE_SLOPE = 0.43  # score per unit of mean log2(guesses) beyond TE_FREE
+TE_FREE = 3.35  # mean log2(guesses) where the nested score starts to grow
 TE_SAMPLES = 8  # relabellings of the stuck state whose guesses are averaged
 TE_SEED = 20261122  # fixed: the same relabellings for every puzzle
 
+#: Ratings of the *direct* forms: the step's eliminations leave a hidden single at once.
+DIRECT_RATINGS: dict[str, float] = {
+    "locked_pointing": 1.7,
+    "locked_claiming": 1.9,
+    "hidden_pair": 2.0,
+    "hidden_triple": 2.5,
+}
+
 _RATING_ARRAY = np.array([RATINGS[name] for name in TECHNIQUES])
+_DIRECT_ARRAY = np.array([DIRECT_RATINGS.get(name, RATINGS[name]) for name in TECHNIQUES])
 _TE = TECHNIQUES.index("trial_and_error")
 
 
@@ -153,11 +171,12 @@ def grade(
     iterations = run.passes
     cell_passes = run.solved_pass
     tally = np.zeros(len(TECHNIQUES), dtype=np.int64)
-    rating = _rate(steps, grid.geometry.n, _RATING_ARRAY, tally)
+    rating = _rate(steps, grid.geometry.n, _RATING_ARRAY, _DIRECT_ARRAY, tally)
     hardest_rank = int(steps[:, S_TECH].max()) if steps.shape[0] else -1
     trial = None
     effort = 0.0
-    if not run.solved:
+    solved = run.solved and tally[_TE] == 0
+    if not run.solved:  # even one-level trial is stuck: nested trial and error
         iterations += 1
         open_cells = np.flatnonzero(run.values == 0)
         cell_passes[open_cells] = iterations
@@ -172,7 +191,7 @@ def grade(
         tally[_TE] += 1
         hardest_rank = _TE
         effort = _trial_effort(Grid(grid.geometry, run.values))
-        rating = max(rating, TE_BASE) + TE_SLOPE * max(0.0, effort - TE_FREE)
+        rating = max(rating, NESTED_BASE) + TE_SLOPE * max(0.0, effort - TE_FREE)
     score = round(rating + TIE_WIDTH * iterations / (iterations + TIE_HALF), 4)
     hardest = TECHNIQUES[hardest_rank] if hardest_rank >= 0 else None
     clues = grid.givens
@@ -181,7 +200,7 @@ def grade(
         tier=tier_of(tiers or DEFAULT_TIERS, score, iterations, clues, hardest),
         iterations=iterations,
         hardest=hardest,
-        solved=run.solved,
+        solved=solved,
         clues=clues,
         steps_per_technique={TECHNIQUES[i]: int(c) for i, c in enumerate(tally) if c},
         cell_passes=cell_passes,
@@ -209,40 +228,39 @@ def _grid(text: str, box: str | None) -> Grid:
 
 
 @njit(cache=True)
-def _rate(steps, n, ratings, tally):
-    """The SE-scale rating of the hardest step (singles rated per pass: see the docstring);
-    also counts the steps of each technique into ``tally``.
+def _rate(steps, n, ratings, direct_ratings, tally):
+    """The SE-scale rating of the puzzle (see the module docstring); also counts the steps of
+    each technique into ``tally``.
 
-    Steps come in pass order, so the singles of one pass are contiguous.
+    A pass is rated by its easiest step, since a rater takes the easiest step on offer; the
+    puzzle by its hardest pass. Steps come in pass order, so a pass's steps are contiguous.
     """
     hardest = 0.0
-    easiest_single = np.inf  # of the current pass
+    pass_rating = 0.0
     current = -1
     for i in range(steps.shape[0]):
         tech, extra, pass_no = steps[i, S_TECH], steps[i, S_EXTRA], steps[i, S_PASS]
+        direct = steps[i, S_DIRECT]
         tally[tech] += 1
         rating = ratings[tech]
         if tech == HIDDEN_SINGLE or (tech == NAKED_SINGLE and extra >= 0):
             # a naked single that is also a hidden single counts as the hidden single
             rating = HIDDEN_SINGLE_IN_BOX if extra >= 2 * n else ratings[HIDDEN_SINGLE]
-        elif X_CHAIN <= tech <= AIC:
+        elif X_CHAIN <= tech <= TRIAL_AND_ERROR:  # chains, and trials by their length
             limit = float(CHAIN_FREE_LINKS)
             while extra > limit:
                 rating += CHAIN_BONUS
                 limit *= CHAIN_GROWTH
-        if tech > HIDDEN_SINGLE:
-            hardest = max(hardest, rating)
-            continue
+        if direct:
+            # singles: the technique whose direct form a rater would take instead; others: a flag
+            rating = min(rating, direct_ratings[direct if tech <= HIDDEN_SINGLE else tech])
         if pass_no != current:
-            if current >= 0:
-                hardest = max(hardest, easiest_single)
+            hardest = max(hardest, pass_rating)
             current = pass_no
-            easiest_single = rating
+            pass_rating = rating
         else:
-            easiest_single = min(easiest_single, rating)
-    if current >= 0:
-        hardest = max(hardest, easiest_single)
-    return hardest
+            pass_rating = min(pass_rating, rating)
+    return max(hardest, pass_rating)
 
 
 def _trial_effort(stuck: Grid) -> float:

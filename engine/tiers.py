@@ -51,12 +51,13 @@ def _within(value: float, band: tuple[float, float] | None) -> bool:
     return band is None or band[0] <= value <= band[1]
 
 
-#: Default bands, easiest first. Scores are on the Sudoku Explainer scale (see engine.grade):
-#: singles up to 2.3, locked candidates, pairs and X-wings to 3.4, triples, swordfish, wings,
-#: quads and jellyfish to 5.4, colouring and chains from 6.5, trial and error from 7.5.
+#: Default bands, easiest first, by score on the Sudoku Explainer scale (see engine.grade):
+#: easy = singles and direct locked candidates / hidden pairs (up to 2.3 + 0.09), medium = locked
+#: candidates, pairs and X-wings (2.6-3.4), hard = triples, swordfish, XY/XYZ-wings, quads and
+#: jellyfish (3.6-5.4), expert = colouring and chains (6.5+), extreme = trial and error (7.5+).
 DEFAULT_TIERS: dict[str, Tier] = {
-    "easy": Tier("easy", hardest="hidden_single"),
-    "medium": Tier("medium", score=(2.5, 3.5), needs="locked_pointing"),
+    "easy": Tier("easy", score=(0.0, 2.5)),
+    "medium": Tier("medium", score=(2.5, 3.5)),
     "hard": Tier("hard", score=(3.5, 6.0)),
     "expert": Tier("expert", score=(6.0, 7.5)),
     "extreme": Tier("extreme", score=(7.5, math.inf)),

@@ -17,15 +17,17 @@ from engine.logic.state import (
     bit_index,
     commit,
     eliminate,
+    flag_direct,
     lowest_bit,
     mark,
 )
 
 
 @njit(cache=True)
-def _locked(cand, pos, units, rec, tech, digit, inside, inside_mask, outside, outside_mask):
+def _locked(cand, pos, T, rec, tech, digit, inside, inside_mask, outside, outside_mask):
     """One locked-candidates step: the digit's cells of unit ``inside`` all lie in the crossing
     (``inside_mask``), so it leaves the other unit ``outside`` outside the crossing."""
+    units = T[T_UNITS]
     inner = pos[digit, inside]
     outer = pos[digit, outside] & ~outside_mask
     if inner == U0 or inner & ~inside_mask or outer == U0:
@@ -40,7 +42,8 @@ def _locked(cand, pos, units, rec, tech, digit, inside, inside_mask, outside, ou
         low = lowest_bit(outer)
         outer ^= low
         eliminate(rec, cand, units[outside, bit_index(low)], digit)
-    commit(rec, start, tech, outside, bit(digit))
+    if commit(rec, start, tech, outside, bit(digit)):
+        flag_direct(rec, pos, T)
 
 
 @njit(cache=True)
@@ -52,6 +55,6 @@ def find_locked(cand, pos, T, rec, tech):
         box, line = inter[i, 0], inter[i, 1]
         for d in range(n):
             if tech == LOCKED_POINTING:
-                _locked(cand, pos, units, rec, tech, d, box, masks[i, 0], line, masks[i, 1])
+                _locked(cand, pos, T, rec, tech, d, box, masks[i, 0], line, masks[i, 1])
             else:
-                _locked(cand, pos, units, rec, tech, d, line, masks[i, 1], box, masks[i, 0])
+                _locked(cand, pos, T, rec, tech, d, line, masks[i, 1], box, masks[i, 0])

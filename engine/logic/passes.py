@@ -10,9 +10,11 @@ Rungs: the three singles (full house, naked single, hidden single) form the firs
 pass places every single visible at its start; every other technique is a rung of its own. Rungs
 are ordered by their Sudoku Explainer rating (``RUNGS``): that is the order a rater would reach
 for them, and it is what makes the score rank puzzles the way SE does. The contract's ladder
-(``TECHNIQUES``) orders the same ids for ``hardest`` and for tier bands.
+(``TECHNIQUES``) orders the same ids for ``hardest`` and for tier bands. The last rung,
+``trial_and_error``, is one-level trial (``engine.logic.forcing``): where no technique applies it
+still makes progress, so most puzzles get a finite, meaningful iteration count.
 
-Each cell records the pass that solved it (0 for givens, -1 when logic alone could not).
+Each cell records the pass that solved it (0 for givens, -1 when even one-level trial could not).
 
 Every deduction is sound, so a puzzle that the loop completes without a contradiction has exactly
 one solution, the one found: the grade needs the solution counter only when logic gets stuck.
@@ -31,6 +33,7 @@ from engine.geometry import Geometry
 from engine.logic.chains import find_chains
 from engine.logic.colouring import find_colouring
 from engine.logic.fish import find_fish
+from engine.logic.forcing import find_forcing
 from engine.logic.intersections import find_locked
 from engine.logic.single_digit import find_turbot
 from engine.logic.singles import find_singles
@@ -38,6 +41,7 @@ from engine.logic.state import (
     AIC,
     C_EFFECTS,
     C_OVERFLOW,
+    C_PROOF,
     C_STEPS,
     FULL_HOUSE,
     HIDDEN_PAIR,
@@ -52,15 +56,19 @@ from engine.logic.state import (
     NAKED_SINGLE,
     NAKED_TRIPLE,
     PLACE,
+    S_DIRECT,
     S_EFF0,
     S_EFF1,
+    S_EXTRA,
     S_PASS,
+    S_TECH,
     SIMPLE_COLOURING,
     SKYSCRAPER,
     SWORDFISH,
     T_PEERS,
     T_UNITS,
     TECHNIQUES,
+    TRIAL_AND_ERROR,
     TWO_STRING_KITE,
     U0,
     W_WING,
@@ -105,6 +113,7 @@ RUNGS = (
     X_CHAIN,
     XY_CHAIN,
     AIC,
+    TRIAL_AND_ERROR,
 )
 
 # kernel results
@@ -135,6 +144,8 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_colouring(cand, placed, pos, T, rec)
     elif X_CHAIN <= rung <= AIC:
         find_chains(cand, placed, pos, T, rec, rung)
+    elif rung == TRIAL_AND_ERROR:
+        find_forcing(cand, placed, T, rec)
 
 
 @njit(cache=True)
@@ -165,6 +176,50 @@ def apply_effects(rec, first, cand, placed, solved_pass, peers, pass_no):
     return True
 
 
+#: Techniques whose *direct* form raters put below a naked single (SE: 1.7, 1.9, 2.0 < 2.3).
+DIRECT_BELOW_NAKED = (LOCKED_POINTING, LOCKED_CLAIMING)
+
+
+@njit(cache=True)
+def _direct_alternative(cand, placed, pos, T, enabled, rec, work, first_step):
+    """For a singles pass that offers naked singles only, note in its first step (``S_DIRECT``)
+    the first technique of DIRECT_BELOW_NAKED with a direct step, which a rater would take
+    instead. The look-ahead's own records are discarded. Returns True when the pass offers
+    naked singles only and no such alternative (it rates 2.3)."""
+    steps, counts = rec[0], rec[4]
+    for s in range(first_step, counts[C_STEPS]):
+        if steps[s, S_TECH] != NAKED_SINGLE or steps[s, S_EXTRA] >= 0:
+            return False  # an easier single is on offer
+    saved_steps, saved_proof, saved_effects = counts[C_STEPS], counts[C_PROOF], counts[C_EFFECTS]
+    best = 0
+    for tech in DIRECT_BELOW_NAKED:
+        run_rung(tech, cand, placed, pos, T, enabled, rec, work)
+        for s in range(saved_steps, counts[C_STEPS]):
+            if steps[s, S_DIRECT]:
+                best = tech
+        counts[C_STEPS] = saved_steps
+        counts[C_PROOF] = saved_proof
+        counts[C_EFFECTS] = saved_effects
+        if best:
+            break
+    counts[C_OVERFLOW] = 0
+    steps[first_step, S_DIRECT] = best
+    return best == 0
+
+
+@njit(cache=True)
+def _rated_at_naked_single_or_more(rung, rec, first_step):
+    """True when a (non-singles) pass rates at least a naked single's 2.3: it is no direct form
+    of a technique in DIRECT_BELOW_NAKED."""
+    steps, counts = rec[0], rec[4]
+    if rung not in DIRECT_BELOW_NAKED:
+        return True
+    for s in range(first_step, counts[C_STEPS]):  # noqa: SIM110 (a plain loop for numba)
+        if steps[s, S_DIRECT]:
+            return False
+    return True
+
+
 @njit(cache=True)
 def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work):
     """Run the pass loop from the givens; returns (result, passes). See the module docstring."""
@@ -176,6 +231,7 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
     for cell in range(values.shape[0]):
         solved_pass[cell] = 0 if values[cell] else -1
     passes = 0
+    settled = False
     while True:
         open_cells = 0
         for cell in range(values.shape[0]):
@@ -192,6 +248,15 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
             if counts[C_OVERFLOW]:
                 return OVERFLOW, passes
             if counts[C_STEPS] > first_step:
+                # the look-ahead for direct alternatives only matters while no pass has rated
+                # 2.3 or more (the puzzle's rating is its hardest pass's)
+                if not settled:
+                    if rungs[r] == FULL_HOUSE:
+                        settled = _direct_alternative(
+                            cand, placed, pos, T, enabled, rec, work, first_step
+                        )
+                    else:
+                        settled = _rated_at_naked_single_or_more(rungs[r], rec, first_step)
                 passes += 1
                 for s in range(first_step, counts[C_STEPS]):
                     steps[s, S_PASS] = passes
@@ -356,8 +421,8 @@ class Workspace:
 
 
 def _rung_of(technique: str) -> int:
-    if technique not in TECHNIQUES or technique == "trial_and_error":
-        raise ValueError(f"unknown technique {technique!r}; expected one of {TECHNIQUES[:-1]}")
+    if technique not in TECHNIQUES:
+        raise ValueError(f"unknown technique {technique!r}; expected one of {TECHNIQUES}")
     index = TECHNIQUES.index(technique)
     return FULL_HOUSE if index <= HIDDEN_SINGLE else index
 

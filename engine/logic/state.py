@@ -91,8 +91,8 @@ ELIMINATE = 0
 PLACE = 1
 
 # columns of the step table
-S_TECH, S_PASS, S_EXTRA, S_PROOF0, S_PROOF1, S_EFF0, S_EFF1 = range(7)
-STEP_COLUMNS = 7
+S_TECH, S_PASS, S_EXTRA, S_PROOF0, S_PROOF1, S_EFF0, S_EFF1, S_DIRECT = range(8)
+STEP_COLUMNS = 8
 # slots of the record counters
 C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
 
@@ -250,9 +250,33 @@ def commit(rec, start, tech, extra, digits):
     steps[i, S_PROOF1] = counts[C_PROOF]
     steps[i, S_EFF0] = eff0
     steps[i, S_EFF1] = counts[C_EFFECTS]
+    steps[i, S_DIRECT] = 0
     step_digits[i] = digits
     counts[C_STEPS] = i + 1
     return True
+
+
+@njit(cache=True)
+def flag_direct(rec, pos, T):
+    """Mark the last step *direct* (``S_DIRECT`` = 1) when its eliminations alone leave a digit
+    one place in a unit of an eliminated cell: raters (SE) count such steps as easier, since a
+    hidden single follows at once."""
+    steps, effects, counts = rec[0], rec[3], rec[4]
+    cell_units, unit_pos = T[T_CELL_UNITS], T[T_UNIT_POS]
+    i = counts[C_STEPS] - 1
+    e0, e1 = steps[i, S_EFF0], steps[i, S_EFF1]
+    for e in range(e0, e1):
+        cell, digit = effects[e, 0], effects[e, 1]
+        for k in range(3):
+            u = cell_units[cell, k]
+            layer = pos[digit, u]
+            for f in range(e0, e1):
+                other = effects[f, 0]
+                if effects[f, 1] == digit and cell_units[other, k] == u:
+                    layer &= ~bit(unit_pos[other, k])
+            if layer != U0 and popcount(layer) == 1:
+                steps[i, S_DIRECT] = 1
+                return
 
 
 def new_record(geo: Geometry, scale: int = 1) -> tuple[np.ndarray, ...]:

@@ -19,6 +19,7 @@ from engine.logic.state import (
     bit_index,
     commit,
     eliminate,
+    flag_direct,
     lowest_bit,
     mark,
     popcount,
@@ -132,4 +133,5 @@ def find_subsets(cand, placed, pos, T, rec, k, hidden):
                             low = lowest_bit(hit)
                             hit ^= low
                             eliminate(rec, cand, cell, bit_index(low))
-            commit(rec, start, tech, u, digits)
+            if commit(rec, start, tech, u, digits) and hidden:
+                flag_direct(rec, pos, T)

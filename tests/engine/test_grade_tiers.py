@@ -29,7 +29,7 @@ def test_default_bands_rise_with_score() -> None:
 
 def test_a_singles_puzzle_is_easy_and_a_harder_one_is_not() -> None:
     assert tier_of(DEFAULT_TIERS, 2.3, 30, 25, "hidden_single") == "easy"
-    assert tier_of(DEFAULT_TIERS, 2.3, 30, 25, "locked_pointing") != "easy"
+    assert tier_of(DEFAULT_TIERS, 2.6, 30, 25, "locked_pointing") == "medium"
 
 
 def test_bands_from_toml_keep_order_and_fields() -> None:

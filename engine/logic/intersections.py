@@ -53,8 +53,12 @@ def find_locked(cand, pos, T, rec, tech):
     n = units.shape[1]
     for i in range(inter.shape[0]):
         box, line = inter[i, 0], inter[i, 1]
+        in_box, in_line = masks[i, 0], masks[i, 1]
         for d in range(n):
+            # cheap test first: the helper call costs more than the test
+            on_box, on_line = pos[d, box], pos[d, line]
             if tech == LOCKED_POINTING:
-                _locked(cand, pos, T, rec, tech, d, box, masks[i, 0], line, masks[i, 1])
-            else:
-                _locked(cand, pos, T, rec, tech, d, line, masks[i, 1], box, masks[i, 0])
+                if on_box != U0 and not on_box & ~in_box and on_line & ~in_line:
+                    _locked(cand, pos, T, rec, tech, d, box, in_box, line, in_line)
+            elif on_line != U0 and not on_line & ~in_line and on_box & ~in_box:
+                _locked(cand, pos, T, rec, tech, d, line, in_line, box, in_box)

@@ -177,7 +177,7 @@ def apply_effects(rec, first, cand, placed, solved_pass, peers, pass_no):
 
 
 #: Techniques whose *direct* form raters put below a naked single (SE: 1.7, 1.9, 2.0 < 2.3).
-DIRECT_BELOW_NAKED = (LOCKED_POINTING, LOCKED_CLAIMING)
+DIRECT_BELOW_NAKED = (LOCKED_POINTING, LOCKED_CLAIMING, HIDDEN_PAIR)
 
 
 @njit(cache=True)

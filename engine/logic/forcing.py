@@ -4,8 +4,9 @@ unit) is false.
 
 This is the rung beyond the ladder: it keeps the solve deterministic and its iteration count
 meaningful where no technique applies. Each refuted candidate is one step; its ``extra`` is the
-number of placements the trial made before the contradiction (how far the reader must follow it),
-which the rating uses like a chain's length.
+number of placements the trial made before the contradiction (how far the reader must follow it,
+counted in synchronous rounds so that it does not depend on scan order), which the rating uses
+like a chain's length.
 """
 
 from __future__ import annotations
@@ -31,37 +32,42 @@ from engine.logic.state import (
 
 
 @njit(cache=True)
-def trial(cand, placed, T, cell, digit, pos, queue):
+def trial(cand, placed, T, cell, digit, pos, fresh, found):
     """Place ``digit`` at ``cell`` in the given (scratch) state and propagate singles.
 
-    Returns the number of placements made, negated when they end in a contradiction.
+    Propagation runs in synchronous rounds, like passes (all singles of the state at the start of
+    a round, then all their peer eliminations), so the outcome and the count do not depend on
+    scan order. Returns the number of placements made, negated when they end in a contradiction.
     """
     peers, units = T[T_PEERS], T[T_UNITS]
     n = units.shape[1]
+    ncells = cand.shape[0]
     placed[cell] = digit + 1
     cand[cell] = bit(digit)
-    queue[0] = cell
-    head, tail = 0, 1
+    fresh[0] = cell
+    count = 1
     made = 1
     while True:
-        while head < tail:
-            c = queue[head]
-            head += 1
+        # eliminations from this round's placements
+        for i in range(count):
+            c = fresh[i]
             b = cand[c]
             for k in range(peers.shape[1]):
                 p = peers[c, k]
                 if placed[p] == placed[c]:
                     return -made
                 if placed[p] == 0 and cand[p] & b:
-                    m = cand[p] ^ b
-                    if m == U0:
+                    cand[p] ^= b
+                    if cand[p] == U0:
                         return -made
-                    cand[p] = m
-                    if popcount(m) == 1:
-                        placed[p] = bit_index(m) + 1
-                        queue[tail] = p
-                        tail += 1
-                        made += 1
+        # every single of the resulting state
+        found[:] = 0
+        count = 0
+        for c in range(ncells):
+            if placed[c] == 0 and popcount(cand[c]) == 1:
+                found[c] = bit_index(cand[c]) + 1
+                fresh[count] = c
+                count += 1
         build_layers(cand, placed, units, pos)
         for u in range(units.shape[0]):
             done = U0
@@ -70,21 +76,25 @@ def trial(cand, placed, T, cell, digit, pos, queue):
                 if v:
                     done |= bit(v - 1)
             for d in range(n):
-                if done & bit(d):
-                    continue
                 layer = pos[d, u]
+                if done & bit(d) or popcount(layer) > 1:
+                    continue
                 if layer == U0:
-                    return -made
-                if popcount(layer) == 1:
-                    c = units[u, bit_index(layer)]
-                    if placed[c] == 0:
-                        placed[c] = d + 1
-                        cand[c] = bit(d)
-                        queue[tail] = c
-                        tail += 1
-                        made += 1
-        if head == tail:
+                    return -made  # the digit has no place left in the unit
+                c = units[u, bit_index(layer)]
+                if found[c] == 0:
+                    found[c] = d + 1
+                    fresh[count] = c
+                    count += 1
+                elif found[c] != d + 1:
+                    return -made  # one cell would take two digits
+        if count == 0:
             return made
+        for i in range(count):
+            c = fresh[i]
+            placed[c] = found[c]
+            cand[c] = bit(found[c] - 1)
+        made += count
 
 
 @njit(cache=True)
@@ -96,7 +106,8 @@ def find_forcing(cand, placed, T, rec):
     scratch_cand = np.empty_like(cand)
     scratch_placed = np.empty_like(placed)
     pos = np.zeros((n, units.shape[0]), dtype=np.uint64)
-    queue = np.zeros(ncells * 2, dtype=np.int64)
+    fresh = np.zeros(ncells, dtype=np.int64)
+    found = np.zeros(ncells, dtype=np.int64)
     for cell in range(ncells):
         if placed[cell]:
             continue
@@ -107,7 +118,7 @@ def find_forcing(cand, placed, T, rec):
             digit = bit_index(low)
             scratch_cand[:] = cand
             scratch_placed[:] = placed
-            made = trial(scratch_cand, scratch_placed, T, cell, digit, pos, queue)
+            made = trial(scratch_cand, scratch_placed, T, cell, digit, pos, fresh, found)
             if made < 0:
                 start = mark(rec)
                 add_proof(rec, cell)

@@ -52,7 +52,9 @@ from engine.logic.state import (
     TRIAL_AND_ERROR,
     X_CHAIN,
 )
-from engine.solver import MultipleSolutions, NoSolution, count_grid, guesses
+from engine.search import OUT_OF_BUDGET
+from engine.solver import MultipleSolutions, NoSolution, count_grid
+from engine.solver import workspace as solver_workspace
 from engine.text import (
     BAD,
     Grid,
@@ -102,6 +104,7 @@ NESTED_BASE = 9.0  # trial and error deeper than one level (SE: nested forcing c
 TE_SLOPE = 0.43  # score per unit of mean log2(guesses) beyond TE_FREE
 TE_FREE = 3.35  # mean log2(guesses) where the nested score starts to grow
 TE_SAMPLES = 8  # relabellings of the stuck state whose guesses are averaged
+TE_NODE_BUDGET = 2**12  # branches per count: far above any 9x9 (the hardest need ~2**11)
 TE_SEED = 20261122  # fixed: the same relabellings for every puzzle
 
 #: Ratings of the *direct* forms: the step's eliminations leave a hidden single at once.
@@ -161,7 +164,8 @@ def grade(
     if run.solved:
         solution = run.values  # sound steps and a complete, consistent grid: the one solution
     else:
-        count, solution = count_grid(grid, 2)
+        # the stuck state has the puzzle's solutions (every step is sound) and is faster to count
+        count, solution = count_grid(Grid(grid.geometry, run.values), 2)
         if count == 0:
             raise NoSolution(f"puzzle has no solution: {grid.to_text()}")
         if count > 1:
@@ -264,13 +268,23 @@ def _rate(steps, n, ratings, direct_ratings, tally):
 
 
 def _trial_effort(stuck: Grid) -> float:
-    """Mean log2(1 + guesses) over fixed relabellings of the stuck state's canonical form."""
+    """Mean log2(1 + guesses) over fixed relabellings of the stuck state's canonical form.
+
+    Each count is capped at TE_NODE_BUDGET branches (hard giant grids would take minutes); once a
+    count hits the cap the effort is the cap's, so the score stays finite and fast.
+    """
     geo = stuck.geometry
     form = parse(canonical(to_text(geo, stuck.values)), geo.shape)
     rng = np.random.default_rng(TE_SEED)
+    space = solver_workspace(geo)
+    solution = np.zeros(geo.ncells, dtype=np.uint8)
     total = 0.0
     for _ in range(TE_SAMPLES):
-        total += math.log2(1 + guesses(Grid(geo, _shuffle(geo, form.values, rng)), 0))
+        state = np.zeros(2, dtype=np.uint64)  # fixed branch order; receives the branch count
+        values = _shuffle(geo, form.values, rng)
+        if space.search(values, 2, solution, state, TE_NODE_BUDGET) == OUT_OF_BUDGET:
+            return math.log2(1 + TE_NODE_BUDGET)
+        total += math.log2(1 + int(state[1]))
     return total / TE_SAMPLES
 
 

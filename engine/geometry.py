@@ -92,6 +92,10 @@ class Geometry:
         return f"{self.box_rows}x{self.box_cols}"
 
     @property
+    def shape_tuple(self) -> tuple[int, int]:
+        return self.box_rows, self.box_cols
+
+    @property
     def symbols(self) -> str:
         """The n symbols of this grid, for values 1..n."""
         if self.n > MAX_SIZE:

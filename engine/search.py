@@ -27,8 +27,8 @@ M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 H01 = np.uint64(0x0101010101010101)
 ALL64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
-CONTRADICTION = -1  # kernel result: the givens clash (two equal values in a unit)
 OUT_OF_BUDGET = -2  # kernel result: the node budget ran out before the count was settled
+TOUCH_NONE = -1  # _propagate: scan only units of queued cells
 
 
 @njit(cache=True, inline="always")
@@ -82,38 +82,53 @@ def _touch(cell, cell_units, dirty, dirty_list, ndirty):
     return ndirty
 
 
+@njit(cache=True, inline="always")
+def _drain(cand, peers, cell_units, ws, ndirty, queue, qhead, qtail, trail, tp):
+    """Remove each queued placement from its peers; newly single peers join the queue.
+
+    Returns (ok, qtail, ndirty, tp); ok is False on a contradiction (a peer left empty).
+    """
+    trail_cell, trail_mask = trail
+    dirty, dirty_list = ws[0], ws[1]
+    while qhead < qtail:
+        cell = queue[qhead]
+        qhead += 1
+        bit = cand[cell]
+        for k in range(peers.shape[1]):
+            p = peers[cell, k]
+            m = cand[p]
+            if m & bit:
+                m ^= bit
+                if m == U0:
+                    return False, qtail, ndirty, tp
+                tp = _set(cand, p, m, trail_cell, trail_mask, tp)
+                ndirty = _touch(p, cell_units, dirty, dirty_list, ndirty)
+                if m & (m - U1) == U0:
+                    queue[qtail] = p
+                    qtail += 1
+    return True, qtail, ndirty, tp
+
+
 @njit(cache=True)
-def _propagate(cand, full, peers, units, cell_units, ws, queue, qtail, trail_cell, trail_mask, tp):
+def _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp):
     """Place queued singles and hidden singles until nothing changes.
 
-    Only units with a changed cell since the last scan are scanned for hidden singles.
+    Only units with a cell changed since their last scan are scanned for hidden singles, and each
+    hidden single is propagated at once, so the rest of the scan sees its effect. ``touch`` marks
+    more units for scanning: a cell's three (cell >= 0), or none (TOUCH_NONE).
     Returns (ok, trail length); on a contradiction ok is False and the caller undoes the trail.
     """
-    qhead = 0
+    peers, units, cell_units = tables[3], tables[4], tables[5]
     n = units.shape[1]
+    trail_cell, trail_mask = trail
     dirty, dirty_list, scan_list = ws[0], ws[1], ws[2]
     ndirty = 0
     for k in range(qtail):
         ndirty = _touch(queue[k], cell_units, dirty, dirty_list, ndirty)
-    while True:
-        while qhead < qtail:
-            cell = queue[qhead]
-            qhead += 1
-            bit = cand[cell]
-            for k in range(peers.shape[1]):
-                p = peers[cell, k]
-                m = cand[p]
-                if m & bit:
-                    m ^= bit
-                    if m == U0:
-                        _clear(dirty, dirty_list, ndirty)
-                        return False, tp
-                    tp = _set(cand, p, m, trail_cell, trail_mask, tp)
-                    ndirty = _touch(p, cell_units, dirty, dirty_list, ndirty)
-                    if m & (m - U1) == U0:
-                        queue[qtail] = p
-                        qtail += 1
-        # hidden singles: values seen exactly once in a unit
+    if touch >= 0:
+        ndirty = _touch(touch, cell_units, dirty, dirty_list, ndirty)
+    ok, qtail, ndirty, tp = _drain(cand, peers, cell_units, ws, ndirty, queue, 0, qtail, trail, tp)
+    while ok and ndirty:
         scan = ndirty
         ndirty = 0
         for i in range(scan):
@@ -124,32 +139,40 @@ def _propagate(cand, full, peers, units, cell_units, ws, queue, qtail, trail_cel
             u = scan_list[i]
             once = U0
             twice = U0
+            placed = U0
             for k in range(n):
                 m = cand[units[u, k]]
                 twice |= once & m
                 once |= m
+                if m & (m - U1) == U0:
+                    placed |= m
             if once != full:
-                _clear(dirty, dirty_list, ndirty)
-                return False, tp
-            single = once & ~twice
+                ok = False
+                break
+            single = once & ~twice & ~placed  # values with one possible cell, not yet placed
             while single:
                 bit = lowest_bit(single)
                 single ^= bit
                 for k in range(n):
                     cell = units[u, k]
-                    m = cand[cell]
-                    if m & bit:
-                        if m != bit:
-                            tp = _set(cand, cell, bit, trail_cell, trail_mask, tp)
-                            ndirty = _touch(cell, cell_units, dirty, dirty_list, ndirty)
-                            queue[qtail] = cell
-                            qtail += 1
+                    if cand[cell] & bit:
                         break
                 else:  # its only cell took another value meanwhile
-                    _clear(dirty, dirty_list, ndirty)
-                    return False, tp
-        if qhead == qtail:
-            return True, tp
+                    ok = False
+                    break
+                if cand[cell] != bit:
+                    tp = _set(cand, cell, bit, trail_cell, trail_mask, tp)
+                    ndirty = _touch(cell, cell_units, dirty, dirty_list, ndirty)
+                    queue[0] = cell
+                    ok, _, ndirty, tp = _drain(
+                        cand, peers, cell_units, ws, ndirty, queue, 0, 1, trail, tp
+                    )
+                    if not ok:
+                        break
+            if not ok:
+                break
+    _clear(dirty, dirty_list, ndirty)
+    return ok, tp
 
 
 @njit(cache=True, inline="always")
@@ -159,54 +182,71 @@ def _clear(dirty, dirty_list, ndirty):
 
 
 @njit(cache=True)
-def _undo(cand, trail_cell, trail_mask, tp, keep):
-    while tp > keep:
-        tp -= 1
-        cand[trail_cell[tp]] = trail_mask[tp]
-    return tp
+def _choose(cand, units, choice):
+    """Pick the next branch: an open cell with the fewest candidates or, when every open cell has
+    three or more, a value with exactly two places in a unit (a two-way branch on one place).
 
-
-@njit(cache=True)
-def _clash(values, peers):
-    """True when two givens in one unit are equal."""
-    for cell in range(values.shape[0]):
-        v = values[cell]
-        if v:
-            for k in range(peers.shape[1]):
-                if values[peers[cell, k]] == v:
+    Writes (cell, alternatives as single bits, final mask alternative) to ``choice``;
+    returns False when every cell is placed (a solution).
+    """
+    best = -1
+    best_count = 65
+    for cell in range(cand.shape[0]):
+        m = cand[cell]
+        if m & (m - U1):
+            c = popcount(m)
+            if c < best_count:
+                best, best_count = cell, c
+                if c == 2:
+                    break
+    if best < 0:
+        return False
+    choice[0] = np.uint64(best)
+    choice[1] = cand[best]
+    choice[2] = U0
+    if best_count == 2:
+        return True
+    n = units.shape[1]
+    for u in range(units.shape[0]):
+        once = U0
+        twice = U0
+        thrice = U0
+        placed = U0
+        for k in range(n):
+            m = cand[units[u, k]]
+            thrice |= twice & m
+            twice |= once & m
+            once |= m
+            if m & (m - U1) == U0:
+                placed |= m
+        pair = twice & ~thrice & ~placed
+        if pair:
+            bit = lowest_bit(pair)
+            for k in range(n):
+                cell = units[u, k]
+                if cand[cell] & bit:
+                    choice[0] = np.uint64(cell)
+                    choice[1] = bit
+                    choice[2] = cand[cell] & ~bit
                     return True
-    return False
+    return True
 
 
 @njit(cache=True)
-def search(
-    values,
-    n,
-    peers,
-    units,
-    cell_units,
-    limit,
-    solution,
-    rng,
-    max_nodes,
-    cand,
-    queue,
-    trail_cell,
-    trail_mask,
-    stack_cell,
-    stack_rest,
-    stack_tp,
-    units_ws,
-):
+def search(values, tables, limit, solution, rng, max_nodes, buffers):
     """Count solutions of ``values`` up to ``limit``; the first one found goes to ``solution``.
 
+    ``tables`` is (n, box_rows, box_cols, peers, units, cell_units); ``buffers`` the workspace.
     ``rng[0]`` randomises the branch order when non-zero; ``max_nodes`` > 0 caps the number of
     branches tried, and ``rng[1]`` receives the number tried (the guesses, a difficulty measure).
-    Returns the count, CONTRADICTION or OUT_OF_BUDGET.
+    Returns the count or OUT_OF_BUDGET; clashing givens simply count 0 (callers that must tell
+    a clash from an unsolvable puzzle check the zero-count rows).
     """
+    cand, queue, trail_cell, trail_mask, stack, stack_tp, units_ws, choice = buffers
+    n = tables[0]
+    units = tables[4]
+    trail = (trail_cell, trail_mask)
     ncells = values.shape[0]
-    if _clash(values, peers):
-        return CONTRADICTION
     full = ALL64 if n == 64 else (U1 << np.uint64(n)) - U1
     randomise = rng[0] != U0
     qtail = 0
@@ -221,22 +261,10 @@ def search(
     count = 0
     nodes = 0
     sp = 0
-    ok, tp = _propagate(
-        cand, full, peers, units, cell_units, units_ws, queue, qtail, trail_cell, trail_mask, 0
-    )
+    ok, tp = _propagate(cand, full, tables, units_ws, queue, qtail, TOUCH_NONE, trail, 0)
     while True:
         if ok:
-            best = -1
-            best_count = 65
-            for cell in range(ncells):
-                m = cand[cell]
-                if m & (m - U1):
-                    c = popcount(m)
-                    if c < best_count:
-                        best, best_count = cell, c
-                        if c == 2:
-                            break
-            if best < 0:
+            if not _choose(cand, units, choice):
                 count += 1
                 if count == 1:
                     for cell in range(ncells):
@@ -244,12 +272,13 @@ def search(
                 if count >= limit:
                     rng[1] = nodes
                     return count
-            else:
-                stack_cell[sp] = best
-                stack_rest[sp] = cand[best]
+            else:  # a stack frame: cell, single-bit alternatives left, final mask alternative
+                stack[sp, 0] = choice[0]
+                stack[sp, 1] = choice[1]
+                stack[sp, 2] = choice[2]
                 stack_tp[sp] = tp
                 sp += 1
-        # next untried value of the innermost open choice
+        # next untried alternative of the innermost open choice
         ok = False
         while not ok:
             if sp == 0:
@@ -257,69 +286,47 @@ def search(
                 return count
             top = sp - 1
             tp = _undo(cand, trail_cell, trail_mask, tp, stack_tp[top])
-            rest = stack_rest[top]
-            if rest == U0:
+            cell = int(stack[top, 0])
+            rest = stack[top, 1]
+            if rest:
+                pick = rest
+                if randomise:  # drop a random number of the lower candidates first
+                    for _ in range(int(next_random(rng) % np.uint64(popcount(rest)))):
+                        pick ^= lowest_bit(pick)
+                mask = lowest_bit(pick)
+                stack[top, 1] = rest ^ mask
+            elif stack[top, 2]:
+                mask = stack[top, 2]
+                stack[top, 2] = U0
+            else:
                 sp -= 1
                 continue
             nodes += 1
             if max_nodes > 0 and nodes > max_nodes:
                 rng[1] = nodes
                 return OUT_OF_BUDGET
-            pick = rest
-            if randomise:  # drop a random number of the lower candidates first
-                for _ in range(int(next_random(rng) % np.uint64(popcount(rest)))):
-                    pick ^= lowest_bit(pick)
-            bit = lowest_bit(pick)
-            stack_rest[top] = rest ^ bit
-            cell = stack_cell[top]
-            tp = _set(cand, cell, bit, trail_cell, trail_mask, tp)
+            tp = _set(cand, cell, mask, trail_cell, trail_mask, tp)
             queue[0] = cell
-            ok, tp = _propagate(
-                cand, full, peers, units, cell_units, units_ws, queue, 1, trail_cell, trail_mask, tp
-            )
+            if mask & (mask - U1) == U0:  # a placement: propagate it
+                ok, tp = _propagate(cand, full, tables, units_ws, queue, 1, TOUCH_NONE, trail, tp)
+            else:  # an exclusion: rescan the cell's units
+                ok, tp = _propagate(cand, full, tables, units_ws, queue, 0, cell, trail, tp)
 
 
 @njit(cache=True)
-def count_batch(
-    puzzles,
-    n,
-    peers,
-    units,
-    cell_units,
-    limit,
-    counts,
-    solutions,
-    cand,
-    queue,
-    trail_cell,
-    trail_mask,
-    stack_cell,
-    stack_rest,
-    stack_tp,
-    units_ws,
-):
+def _undo(cand, trail_cell, trail_mask, tp, keep):
+    while tp > keep:
+        tp -= 1
+        cand[trail_cell[tp]] = trail_mask[tp]
+    return tp
+
+
+@njit(cache=True)
+def count_batch(puzzles, tables, limit, counts, solutions, buffers):
     """Count every row of ``puzzles`` (one call for a whole batch: no per-puzzle Python)."""
     rng = np.zeros(2, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
-        counts[i] = search(
-            puzzles[i],
-            n,
-            peers,
-            units,
-            cell_units,
-            limit,
-            solutions[i],
-            rng,
-            0,
-            cand,
-            queue,
-            trail_cell,
-            trail_mask,
-            stack_cell,
-            stack_rest,
-            stack_tp,
-            units_ws,
-        )
+        counts[i] = search(puzzles[i], tables, limit, solutions[i], rng, 0, buffers)
 
 
 class Workspace:
@@ -330,27 +337,25 @@ class Workspace:
             raise ValueError(f"the search handles grids up to 64x64, not {geo.n}x{geo.n}")
         ncells = geo.ncells
         self.geometry = geo
-        self.cand = np.zeros(ncells, dtype=np.uint64)
-        self.queue = np.zeros(ncells, dtype=np.int32)
+        self.tables = (
+            geo.n,
+            geo.box_rows,
+            geo.box_cols,
+            geo.peers,
+            geo.units,
+            geo.cell_units,
+        )
         # masks only shrink along a search path, so each cell changes at most n times
-        self.trail_cell = np.zeros(ncells * (geo.n + 1), dtype=np.int32)
-        self.trail_mask = np.zeros(ncells * (geo.n + 1), dtype=np.uint64)
-        self.stack_cell = np.zeros(ncells + 1, dtype=np.int32)
-        self.stack_rest = np.zeros(ncells + 1, dtype=np.uint64)
-        self.stack_tp = np.zeros(ncells + 1, dtype=np.int64)
-        # unit bookkeeping for hidden singles: dirty flags, dirty list, list being scanned
-        self.units_ws = np.zeros((3, 3 * geo.n), dtype=np.int32)
-
-    def buffers(self) -> tuple[np.ndarray, ...]:
-        return (
-            self.cand,
-            self.queue,
-            self.trail_cell,
-            self.trail_mask,
-            self.stack_cell,
-            self.stack_rest,
-            self.stack_tp,
-            self.units_ws,
+        trail_size = ncells * (geo.n + 1)
+        self.buffers = (
+            np.zeros(ncells, dtype=np.uint64),  # candidate mask per cell
+            np.zeros(ncells, dtype=np.int32),  # queue of new singles
+            np.zeros(trail_size, dtype=np.int32),  # trail: cell
+            np.zeros(trail_size, dtype=np.uint64),  # trail: its previous mask
+            np.zeros((ncells + 1, 3), dtype=np.uint64),  # stack frames (see search)
+            np.zeros(ncells + 1, dtype=np.int64),  # trail length at each frame
+            np.zeros((3, 3 * geo.n), dtype=np.int32),  # dirty flags, dirty list, scan list
+            np.zeros(3, dtype=np.uint64),  # the branch _choose picked
         )
 
     def search(
@@ -362,35 +367,12 @@ class Workspace:
         max_nodes: int = 0,
     ) -> int:
         """Run the kernel on one grid; ``rng`` is the [random state, guesses out] pair."""
-        geo = self.geometry
         if rng is None:
             rng = np.zeros(2, dtype=np.uint64)
-        return search(
-            values,
-            geo.n,
-            geo.peers,
-            geo.units,
-            geo.cell_units,
-            limit,
-            solution,
-            rng,
-            max_nodes,
-            *self.buffers(),
-        )
+        return search(values, self.tables, limit, solution, rng, max_nodes, self.buffers)
 
     def count_batch(self, puzzles: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
-        geo = self.geometry
         counts = np.zeros(puzzles.shape[0], dtype=np.int64)
         solutions = np.zeros_like(puzzles)
-        count_batch(
-            puzzles,
-            geo.n,
-            geo.peers,
-            geo.units,
-            geo.cell_units,
-            limit,
-            counts,
-            solutions,
-            *self.buffers(),
-        )
+        count_batch(puzzles, self.tables, limit, counts, solutions, self.buffers)
         return counts, solutions

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from engine.geometry import Geometry
-from engine.search import CONTRADICTION, Workspace
+from engine.search import Workspace
 from engine.text import Grid, InvalidPuzzle, find_clash, infer_geometry, parse, parse_many, to_text
 
 
@@ -88,10 +88,10 @@ def count_many(
     values = parse_many(batch, box)
     geo = infer_geometry(values.shape[1], box)
     counts, found = workspace(geo).count_batch(values, limit)
-    clashes = np.flatnonzero(counts == CONTRADICTION)
-    if clashes.size:
-        index = int(clashes[0])
-        raise InvalidPuzzle(f"puzzle #{index}: {find_clash(geo, values[index])}")
+    for index in np.flatnonzero(counts == 0):
+        clash = find_clash(geo, values[index])
+        if clash:
+            raise InvalidPuzzle(f"puzzle #{index}: {clash}")
     if not solutions:
         return counts
     texts = [to_text(geo, row) if count else "" for row, count in zip(found, counts, strict=True)]

@@ -72,7 +72,7 @@ def infer_geometry(length: int, box: str | tuple[int, int] | None = None) -> Geo
     if box is not None:
         geo = geometry_for(box=box)
         if length != geo.ncells:
-            raise InvalidPuzzle(f"puzzle has {length} symbols; a {geo} grid needs {geo.ncells}")
+            raise InvalidPuzzle(f"puzzle has {length} symbols; {geo} needs {geo.ncells}")
         return geo
     n = math.isqrt(length)
     if n * n != length or not MIN_SIZE <= n <= MAX_SIZE:
@@ -105,7 +105,7 @@ def parse(text: str, box: str | tuple[int, int] | None = None) -> Grid:
 def _bad_character(geo: Geometry, text: str, index: int) -> str:
     return (
         f"bad character {text[index]!r} at index {index} ({geo.cell_name(index)}); "
-        f"a {geo} grid uses {geo.symbols} and '.' or '0' for blanks"
+        f"{geo} uses {geo.symbols} and '.' or '0' for blanks"
     )
 
 

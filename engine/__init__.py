@@ -5,13 +5,15 @@ Strings are the boundary: a puzzle is one string of n*n symbols (see ``engine.te
 
 from engine.geometry import SYMBOLS, Geometry, geometry, geometry_for
 from engine.grade import Grade, grade
-from engine.grids import random_grid, random_grid_array
+from engine.grids import random_grid, random_grid_array, random_grids
+from engine.logic import TECHNIQUES
 from engine.solver import MultipleSolutions, NoSolution, count_many, count_solutions, solve
 from engine.text import Grid, InvalidPuzzle, parse, to_text
 from engine.tiers import TIERS, InvalidTiers, Tier, tiers_from_mapping
 
 __all__ = [
     "SYMBOLS",
+    "TECHNIQUES",
     "TIERS",
     "Geometry",
     "Grade",
@@ -29,6 +31,7 @@ __all__ = [
     "parse",
     "random_grid",
     "random_grid_array",
+    "random_grids",
     "solve",
     "tiers_from_mapping",
     "to_text",

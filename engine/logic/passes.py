@@ -61,6 +61,8 @@ from engine.logic.state import (
     S_EFF1,
     S_EXTRA,
     S_PASS,
+    S_PROOF0,
+    S_PROOF1,
     S_TECH,
     SIMPLE_COLOURING,
     SKYSCRAPER,
@@ -310,9 +312,9 @@ class Record:
         effects = self.effects[row[S_EFF0] : row[S_EFF1]]
         pairs = [(int(c), int(d) + 1, int(kind)) for c, d, kind in effects]
         return Step(
-            technique=TECHNIQUES[row[0]],
+            technique=TECHNIQUES[row[S_TECH]],
             pass_no=int(row[S_PASS]),
-            cells=tuple(int(c) for c in self.proof[row[3] : row[4]]),
+            cells=tuple(int(c) for c in self.proof[row[S_PROOF0] : row[S_PROOF1]]),
             digits=tuple(d + 1 for d in range(64) if mask >> d & 1),
             eliminations=tuple((c, d) for c, d, kind in pairs if kind != PLACE),
             placements=tuple((c, d) for c, d, kind in pairs if kind == PLACE),

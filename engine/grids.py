@@ -2,7 +2,8 @@
 
 ``search`` fills an empty grid with the solver kernel, branching in random order; a search that
 wanders past its node budget restarts with fresh random numbers (a few restarts tame the heavy
-tail that makes plain backtracking take hours on 36x36 grids). ``template`` takes the shifted base
+tail that makes plain backtracking take hours on 36x36 grids). :func:`random_grids` makes many
+in one kernel call, for throughput. ``template`` takes the shifted base
 pattern and applies a random member of the validity-preserving group; it is instant at any size,
 but all its grids of one shape are the same grid in disguise.
 """
@@ -15,7 +16,6 @@ from typing import Literal
 import numpy as np
 
 from engine.geometry import Geometry, geometry_for
-from engine.search import OUT_OF_BUDGET
 from engine.solver import workspace
 from engine.text import to_text
 
@@ -55,17 +55,10 @@ def template_grid(geo: Geometry, rng: np.random.Generator) -> np.ndarray:
     return labels[grid]
 
 
-def search_grid(geo: Geometry, rng: np.random.Generator) -> np.ndarray:
-    """A random complete grid from the randomised solver, restarting when a try runs long."""
-    space = workspace(geo)
-    empty = np.zeros(geo.ncells, dtype=np.uint8)
-    solution = np.zeros(geo.ncells, dtype=np.uint8)
-    budget = 4 * geo.ncells
-    while True:
-        state = np.array([rng.integers(1, 2**63), 0], dtype=np.uint64)
-        if space.search(empty, 1, solution, state, budget) != OUT_OF_BUDGET:
-            return solution.reshape(geo.n, geo.n).copy()
-        budget += budget // 2
+def search_grids(geo: Geometry, count: int, rng: np.random.Generator) -> np.ndarray:
+    """``count`` random complete grids from the randomised solver, as (count, n, n) values."""
+    state = int(rng.integers(1, 2**63))
+    return workspace(geo).fill_batch(count, state).reshape(count, geo.n, geo.n)
 
 
 def random_grid_array(
@@ -81,7 +74,7 @@ def random_grid_array(
     if method == "template":
         return template_grid(geo, rng)
     if method == "search":
-        return search_grid(geo, rng)
+        return search_grids(geo, 1, rng)[0]
     raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
 
 
@@ -95,3 +88,16 @@ def random_grid(
     """A random complete grid in text form, reproducible from ``seed``."""
     grid = random_grid_array(size, seed=seed, box=box, method=method)
     return to_text(geometry_for(size, box), grid.ravel())
+
+
+def random_grids(
+    count: int,
+    size: int = 9,
+    *,
+    seed: Seed,
+    box: str | tuple[int, int] | None = None,
+) -> list[str]:
+    """``count`` random complete grids in text form from one seed, filled in one kernel call."""
+    geo = geometry_for(size, box)
+    grids = search_grids(geo, count, rng_from(seed))
+    return [to_text(geo, grid.ravel()) for grid in grids]

@@ -28,6 +28,7 @@ H01 = np.uint64(0x0101010101010101)
 ALL64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 OUT_OF_BUDGET = -2  # kernel result: the node budget ran out before the count was settled
+FIRST_FILL_BUDGET = 4  # branches per cell a random fill may try before it restarts
 TOUCH_NONE = -1  # _propagate: scan only units of queued cells
 
 
@@ -329,6 +330,20 @@ def count_batch(puzzles, tables, limit, counts, solutions, buffers):
         counts[i] = search(puzzles[i], tables, limit, solutions[i], rng, 0, buffers)
 
 
+@njit(cache=True)
+def fill_batch(tables, grids, rng, first_budget, buffers):
+    """Fill each row of ``grids`` with a random complete grid (randomised search from empty).
+
+    A try that wanders past its node budget restarts with the next random numbers and a budget
+    half as large again: restarts tame the heavy tail of randomised backtracking on big grids.
+    """
+    empty = np.zeros(grids.shape[1], dtype=np.uint8)
+    for i in range(grids.shape[0]):
+        budget = first_budget
+        while search(empty, tables, 1, grids[i], rng, budget, buffers) == OUT_OF_BUDGET:
+            budget += budget // 2
+
+
 class Workspace:
     """Preallocated search buffers for one geometry (reuse it across calls)."""
 
@@ -370,6 +385,13 @@ class Workspace:
         if rng is None:
             rng = np.zeros(2, dtype=np.uint64)
         return search(values, self.tables, limit, solution, rng, max_nodes, self.buffers)
+
+    def fill_batch(self, count: int, state: int) -> np.ndarray:
+        """``count`` random complete grids (rows of values) from a non-zero 64-bit state."""
+        grids = np.zeros((count, self.geometry.ncells), dtype=np.uint8)
+        rng = np.array([state, 0], dtype=np.uint64)
+        fill_batch(self.tables, grids, rng, FIRST_FILL_BUDGET * self.geometry.ncells, self.buffers)
+        return grids
 
     def count_batch(self, puzzles: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
         counts = np.zeros(puzzles.shape[0], dtype=np.int64)

@@ -43,12 +43,12 @@ from engine.logic.state import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _set(rows, x, y):
     rows[x, y >> 6] |= bit(y & 63)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _has(rows, x, y):
     return rows[x, y >> 6] & bit(y & 63) != U0
 

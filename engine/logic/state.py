@@ -97,7 +97,7 @@ STEP_COLUMNS = 8
 C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def popcount(x):
     """Number of set bits of a uint64 (SWAR; LLVM makes it one popcnt)."""
     x = x - ((x >> U1) & _M1)
@@ -106,23 +106,23 @@ def popcount(x):
     return int((x * _H01) >> np.uint64(56))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lowest_bit(x):
     return x & (~x + U1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bit_index(bit):
     """Index of a single set bit."""
     return popcount(bit - U1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bit(index):
     return U1 << np.uint64(index)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def sees(a, b, cell_units):
     """True when two distinct cells share a row, column or box."""
     if a == b:
@@ -191,7 +191,7 @@ def consistent(placed, peers):
 # ---- step records ---------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def add_effect(rec, cell, digit, kind):
     """Append one effect (an elimination or placement of 0-based ``digit`` at ``cell``)."""
     effects, counts = rec[3], rec[4]
@@ -205,7 +205,7 @@ def add_effect(rec, cell, digit, kind):
     counts[C_EFFECTS] = i + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def add_proof(rec, cell):
     """Append one cell of the pattern that proves the current step."""
     proof, counts = rec[2], rec[4]
@@ -217,14 +217,14 @@ def add_proof(rec, cell):
     counts[C_PROOF] = i + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def eliminate(rec, cand, cell, digit):
     """Record the elimination of ``digit`` at ``cell`` when it is still a candidate there."""
     if cand[cell] & bit(digit):
         add_effect(rec, cell, digit, ELIMINATE)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def mark(rec):
     """Where the next step's proof and effects start (pass both to :func:`commit`)."""
     counts = rec[4]

@@ -134,10 +134,12 @@ def assert_unique_and_valid(puzzles: list[str]) -> None:
     counts, solutions = engine.count_many(puzzles, limit=2, solutions=True)
     assert (counts == 1).all(), f"{int((counts != 1).sum())} puzzles are not unique"
     geo = engine.parse(puzzles[0]).geometry
-    for puzzle, solution in zip(puzzles, solutions, strict=True):
-        values = engine.parse(solution).values.tolist()
-        assert reference.is_valid_solution(values, geo.n, geo.box_rows, geo.box_cols)
-        assert all(g in (".", s) for g, s in zip(puzzle, solution, strict=True))
+    given = engine.text.parse_many(puzzles)
+    solved = engine.text.parse_many(solutions)
+    # every unit of every solution holds 1..n once (checked by sorting, independent of the kernel)
+    units = np.sort(solved[:, geo.units], axis=2)
+    assert (units == np.arange(1, geo.n + 1)).all()
+    assert ((given == 0) | (given == solved)).all()
 
 
 @pytest.mark.slow

@@ -5,29 +5,52 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-import numpy as np
 import typer
 
-import engine
-from pipeline.app import app, fail
-from pipeline.recipe import RecipeError, load_recipe
+from pipeline.app import app
+from pipeline.commands.common import Jobs, Quiet, user_errors
+from pipeline.recipe import BACKENDS, load_recipe, with_overrides
+from pipeline.run import run_book
 
 
 @app.command()
 def run(
     recipe: Annotated[
         Path,
-        typer.Argument(exists=True, dir_okay=False, help="Run recipe, e.g. configs/nightly.toml."),
+        typer.Argument(exists=True, dir_okay=False, help="Book recipe, e.g. configs/nightly.toml."),
     ],
-    count: Annotated[int, typer.Option(min=1, help="Grids to generate per section.")] = 3,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Folder for run folders and the catalog.")
+    ] = None,
+    jobs: Jobs = None,
+    backend: Annotated[
+        str | None, typer.Option(help=f"Where chunks run: {' or '.join(BACKENDS)}.")
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Dask scheduler tcp://host:port (--backend dask)."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Run seed, instead of the recipe's.")] = None,
+    quiet: Quiet = False,
 ) -> None:
-    """Run a book recipe. For now: generate and print a few solution grids per section."""
-    try:
-        book = load_recipe(recipe)
-    except RecipeError as exc:
-        fail(str(exc))
-    for index, section in enumerate(book.sections):
-        typer.echo(f"# {section.title}: {section.size}x{section.size} ({section.box} boxes)")
-        seed = np.random.SeedSequence([book.seed, index])
-        for grid in engine.random_grids(count, section.size, seed=seed, box=section.box):
-            typer.echo(grid)
+    """Run a book recipe: dig, grade, store, dedupe against the catalog and print the PDF.
+
+    The run folder is OUTPUT/<book>/<run-id>; the same command after a crash resumes from the
+    chunks already finished. Options override the recipe's values.
+    """
+    with user_errors():
+        book = with_overrides(
+            load_recipe(recipe),
+            output=output,
+            seed=seed,
+            n_jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+        )
+        result = run_book(book, quiet=quiet)
+    counts = result.manifest["counts"]
+    typer.echo(
+        f"{counts['puzzles']} puzzles in {result.folder} "
+        f"({counts['chunks_resumed']} of {counts['chunks_total']} chunks resumed, "
+        f"{counts['duplicates']} duplicates replaced, {result.timings['total']:.1f} s)"
+    )

@@ -1,0 +1,125 @@
+"""Work in chunks, on local processes (joblib's loky) or a Dask cluster (joblib's dask backend).
+
+Determinism does not depend on where or in which order chunks run: chunk ``c`` of section ``s``
+draws every random number from ``SeedSequence(run_seed, spawn_key=(s, c))``, so one worker, two
+workers and a Dask cluster make identical rows. Chunks are large (``chunk_size`` puzzles) so a
+task's cost dwarfs process start-up and pickling.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+from joblib import Parallel, delayed, parallel_config
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pipeline.recipe import ParallelSpec
+
+T = TypeVar("T")
+
+
+class ParallelError(ValueError):
+    """The chosen backend cannot run (e.g. no Dask scheduler at the address)."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """``count`` items of one section; ``index`` numbers the section's chunks from 0."""
+
+    section: int
+    index: int
+    count: int
+
+    @property
+    def name(self) -> str:
+        """File stem of the chunk's stored rows."""
+        return f"s{self.section:03d}-c{self.index:05d}"
+
+    def seed(self, run_seed: int, *extra: int) -> np.random.SeedSequence:
+        """The chunk's own seed (``extra`` spawn-key parts for items or attempts inside it)."""
+        return np.random.SeedSequence(run_seed, spawn_key=(self.section, self.index, *extra))
+
+
+def plan_chunks(section: int, count: int, chunk_size: int, first_index: int = 0) -> list[Chunk]:
+    """``count`` items of a section split into chunks of at most ``chunk_size``."""
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
+    chunks = math.ceil(count / chunk_size)
+    return [
+        Chunk(section, first_index + k, min(chunk_size, count - k * chunk_size))
+        for k in range(chunks)
+    ]
+
+
+def progress_bar(quiet: bool) -> Progress:
+    """A rich progress bar on stderr, silent when ``quiet`` or stderr is not a terminal."""
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=quiet or not console.is_terminal,
+        transient=False,
+    )
+
+
+def run_tasks(
+    function: Callable[[T], Any],
+    tasks: Sequence[T],
+    spec: ParallelSpec,
+    on_done: Callable[[T, Any], None],
+    label: str = "chunks",
+    quiet: bool = True,
+) -> None:
+    """Run ``function`` on every task with the spec's backend; ``on_done(task, result)`` runs in
+    this process as each result arrives (in completion order), e.g. to store the chunk at once."""
+    if not tasks:
+        return
+    with ExitStack() as stack:
+        if spec.backend == "dask":
+            stack.enter_context(_dask_client(spec.scheduler))
+            stack.enter_context(parallel_config(backend="dask"))
+        bar = stack.enter_context(progress_bar(quiet))
+        task_id = bar.add_task(label, total=len(tasks))
+        n_jobs = 1 if len(tasks) == 1 and spec.backend == "loky" else spec.n_jobs
+        results = _results(function, tasks, n_jobs, spec.backend)
+        for index, result in results:
+            on_done(tasks[index], result)
+            bar.advance(task_id)
+
+
+def _indexed(function: Callable[[T], Any], index: int, task: T) -> tuple[int, Any]:
+    return index, function(task)
+
+
+def _results(
+    function: Callable[[T], Any], tasks: Sequence[T], n_jobs: int, backend: str
+) -> Iterator[tuple[int, Any]]:
+    if n_jobs == 1 and backend == "loky":  # no process pool for one worker
+        for index, task in enumerate(tasks):
+            yield index, function(task)
+        return
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+    yield from parallel(delayed(_indexed)(function, i, task) for i, task in enumerate(tasks))
+
+
+def _dask_client(scheduler: str | None) -> Any:
+    """A connected ``distributed.Client`` (a context manager), or a clear error."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ParallelError(
+            'backend "dask" needs the optional extra: pip install "sudoku-pipeline[distributed]"'
+        ) from None
+    try:
+        return Client(scheduler, timeout="10s")
+    except OSError as exc:
+        raise ParallelError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None

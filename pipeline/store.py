@@ -1,0 +1,202 @@
+"""The run store: Parquet schemas with key/value metadata, atomic writes, and the cross-run catalog.
+
+A run folder holds ``puzzles.parquet`` (one row per puzzle, :data:`PUZZLE_SCHEMA`), its
+finished chunks under ``chunks/`` (what a killed run resumes from), ``manifest.json``, the PDF
+and the report.
+Every file appears complete or not at all: it is written beside its target and renamed onto it.
+
+Puzzle ids are stable and content-based: a hash of the box shape and the puzzle's canonical form
+(``engine.canon``), so a disguised copy of a puzzle (relabelled, rows/bands or columns/stacks
+permuted, transposed) has the same id as the original. The catalog under ``<output>/catalog/`` is
+Hive-partitioned Parquet (``size=9/<run-id>.parquet``) of every id a run has put in a book; a new
+run rejects any puzzle whose id is already there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pipeline.formats import FormatError, write_rows
+
+SCHEMA_VERSION = "1"
+GENERATOR_VERSION = version("sudoku-pipeline")
+METADATA = {b"sudoku.schema_version": SCHEMA_VERSION, b"sudoku.generator": GENERATOR_VERSION}
+ID_LENGTH = 16  # hex digits of the id hash: 64 bits, no collision in any plausible catalog
+CATALOG = "catalog"
+CHUNKS = "chunks"
+
+_TIMESTAMP = pa.timestamp("us", tz="UTC")
+_TECHNIQUE_COUNT = pa.struct([("technique", pa.string()), ("steps", pa.int32())])
+
+#: Full solution grids (``pipeline generate``).
+GRID_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("size", pa.int32()),
+        ("box_rows", pa.int32()),
+        ("box_cols", pa.int32()),
+        ("solution", pa.string()),
+        ("seed", pa.int64()),
+        ("section", pa.int32()),
+        ("chunk", pa.int32()),
+        ("created", _TIMESTAMP),
+    ],
+    metadata=METADATA,
+)
+
+#: Graded puzzles: the rows of ``puzzles.parquet``, chunk files and ``pipeline dig`` output.
+PUZZLE_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),  # hash of box shape + canonical form
+        ("size", pa.int32()),
+        ("box_rows", pa.int32()),
+        ("box_cols", pa.int32()),
+        ("givens", pa.string()),
+        ("solution", pa.string()),
+        ("canonical", pa.string()),  # canonical form of the givens
+        ("clues", pa.int32()),
+        ("tier", pa.string()),
+        ("score", pa.float64()),
+        ("iterations", pa.int32()),
+        ("hardest", pa.string()),
+        ("techniques", pa.list_(_TECHNIQUE_COUNT)),  # steps per technique
+        ("passes", pa.list_(pa.int16())),  # per cell: the logic pass that solved it, 0 = given
+        ("symmetry", pa.string()),
+        ("attempts", pa.int32()),  # digger attempts spent on the accepted puzzle
+        ("seed", pa.int64()),  # run seed: with section, chunk and position, the provenance
+        ("section", pa.int32()),
+        ("chunk", pa.int32()),
+        ("position", pa.int32()),  # index inside the chunk
+        ("run_id", pa.string()),
+        ("created", _TIMESTAMP),
+    ],
+    metadata=METADATA,
+)
+
+CATALOG_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("box_rows", pa.int32()),
+        ("box_cols", pa.int32()),
+        ("canonical", pa.string()),
+        ("tier", pa.string()),
+        ("book", pa.string()),
+        ("run_id", pa.string()),
+    ],
+    metadata=METADATA,
+)
+
+#: Columns that differ between two runs making the same puzzles.
+TIMESTAMP_COLUMNS = ("created",)
+
+
+class StoreError(ValueError):
+    """A store file cannot be written or read; the message names the path."""
+
+
+def puzzle_id(box_rows: int, box_cols: int, canonical: str) -> str:
+    """Stable id of a puzzle from its canonical form: equal for a puzzle and its disguises."""
+    digest = hashlib.sha256(f"{box_rows}x{box_cols}:{canonical}".encode())
+    return digest.hexdigest()[:ID_LENGTH]
+
+
+def write_table(rows: Iterable[Mapping[str, Any]], path: Path, schema: pa.Schema) -> int:
+    """Write rows atomically to Parquet with ``schema`` (and its metadata); return the count."""
+    try:
+        return write_rows(rows, Path(path), schema=schema)
+    except FormatError as exc:
+        raise StoreError(str(exc)) from None
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """Every row of a Parquet file as dicts."""
+    try:
+        return pq.read_table(path).to_pylist()
+    except (OSError, pa.ArrowException) as exc:
+        raise StoreError(f"{path}: cannot read Parquet: {exc}") from None
+
+
+def read_metadata(path: Path) -> dict[str, str]:
+    """The file's ``sudoku.*`` key/value metadata, keys without the prefix."""
+    meta = pq.read_schema(path).metadata or {}
+    prefix = b"sudoku."
+    return {k[len(prefix) :].decode(): v.decode() for k, v in meta.items() if k.startswith(prefix)}
+
+
+def write_json(data: Mapping[str, Any], path: Path) -> None:
+    """Write JSON atomically (temporary file beside ``path``, then rename)."""
+    write_text(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n", path)
+
+
+def write_text(text: str, path: Path) -> None:
+    """Write a text file atomically."""
+    path = Path(path)
+    try:
+        handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(name, path)
+        finally:
+            Path(name).unlink(missing_ok=True)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def make_folder(path: Path) -> Path:
+    """Create a folder (and parents); a permission or disk error names it."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot create folder: {exc.strerror or exc}") from None
+    return path
+
+
+class Catalog:
+    """Every puzzle id already in a book: ``<output>/catalog/size=<n>/<run-id>.parquet``."""
+
+    def __init__(self, output: Path) -> None:
+        self.root = Path(output) / CATALOG
+
+    def _files(self) -> list[Path]:
+        return sorted(self.root.glob("size=*/*.parquet")) if self.root.is_dir() else []
+
+    def known_ids(self, exclude_run: str | None = None) -> set[str]:
+        """Ids in the catalog, leaving out those of ``exclude_run`` (a re-run of the same run)."""
+        ids: set[str] = set()
+        for path in self._files():
+            if path.stem == exclude_run:
+                continue
+            try:
+                ids.update(pq.read_table(path, columns=["id"]).column("id").to_pylist())
+            except (OSError, pa.ArrowException) as exc:
+                raise StoreError(f"{path}: cannot read catalog file: {exc}") from None
+        return ids
+
+    def add(self, run_id: str, book: str, rows: list[Mapping[str, Any]]) -> list[Path]:
+        """Record a finished run's puzzles, one file per grid size."""
+        written = []
+        for size in sorted({int(row["size"]) for row in rows}):
+            folder = make_folder(self.root / f"size={size}")
+            entries = [
+                {key: row[key] for key in CATALOG_SCHEMA.names if key in row}
+                | {"book": book, "run_id": run_id}
+                for row in rows
+                if int(row["size"]) == size
+            ]
+            path = folder / f"{run_id}.parquet"
+            write_table(entries, path, CATALOG_SCHEMA)
+            written.append(path)
+        return written

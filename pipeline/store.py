@@ -26,7 +26,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.formats import FormatError, write_rows
+from pipeline.formats import FormatError
+from pipeline.formats.writers import atomic_path
 
 SCHEMA_VERSION = "1"
 GENERATOR_VERSION = version("sudoku-pipeline")
@@ -112,12 +113,19 @@ def puzzle_id(box_rows: int, box_cols: int, canonical: str) -> str:
 
 def write_table(rows: Iterable[Mapping[str, Any]], path: Path, schema: pa.Schema) -> int:
     """Write rows atomically to Parquet with ``schema`` (and its metadata); return the count."""
+    path = Path(path)
     try:
-        return write_rows(rows, Path(path), schema=schema)
+        table = pa.Table.from_pylist(list(rows), schema=schema)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, KeyError) as exc:
+        raise StoreError(f"{path}: rows do not fit the schema: {exc}") from None
+    try:
+        with atomic_path(path) as temporary:
+            pq.write_table(table, temporary)
     except FormatError as exc:
         raise StoreError(str(exc)) from None
     except OSError as exc:
         raise StoreError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    return table.num_rows
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:

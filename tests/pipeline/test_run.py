@@ -1,0 +1,200 @@
+"""Whole runs on small recipes: contents, determinism across worker counts, resume after SIGKILL,
+dedupe against the catalog (a disguised copy is rejected), the lock, and a missing digger."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import engine
+from engine.canon import canonical
+from pipeline.recipe import load_recipe, with_overrides
+from pipeline.report import verify_rows
+from pipeline.run import (
+    LOCK_FILE,
+    MANIFEST_FILE,
+    PUZZLES_FILE,
+    PipelineError,
+    RunLocked,
+    run_book,
+    run_folder,
+    run_lock,
+)
+from pipeline.store import CHUNKS, Catalog, puzzle_id, read_metadata, read_rows
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMESTAMPS = ("created",)
+KILL_AFTER_CHUNKS = 2
+KILLED_NINES = 24  # one puzzle per chunk: a run long enough to be killed half-way
+SUBPROCESS_TIMEOUT = 60
+
+SMALL = """
+title = "Small Test"
+seed = {seed}
+output = "{output}"
+[parallel]
+n_jobs = {n_jobs}
+chunk_size = {chunk_size}
+[print]
+about = false
+[[sections]]
+title = "Tiny"
+size = 4
+tier = "easy"
+count = 4
+minimal = false
+layout = 6
+[[sections]]
+title = "Classic"
+size = 9
+tier = "easy"
+count = {nine}
+symmetry = "rotate180"
+layout = 4
+"""
+
+
+def small_recipe(
+    folder: Path, seed: int = 7, n_jobs: int = 1, chunk_size: int = 3, nine: int = 6
+) -> Path:
+    """A two-section recipe (4x4 and 9x9 easy) written in ``folder``, output under it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"small-{seed}.toml"
+    text = SMALL.format(
+        seed=seed, output=folder / "output", n_jobs=n_jobs, chunk_size=chunk_size, nine=nine
+    )
+    path.write_text(text)
+    return path
+
+
+def content(rows: list[dict]) -> list[dict]:
+    """Rows without timestamps: what must be equal between equivalent runs."""
+    return [{k: v for k, v in row.items() if k not in TIMESTAMPS} for row in rows]
+
+
+def test_run_makes_the_book(tmp_path: Path) -> None:
+    recipe = load_recipe(small_recipe(tmp_path))
+    result = run_book(recipe)
+    rows = read_rows(result.folder / PUZZLES_FILE)
+    assert content(rows) == content(result.rows)
+    assert [r["size"] for r in rows] == [4] * 4 + [9] * 6
+    assert {r["tier"] for r in rows} == {"easy"}
+    assert all(engine.grade(r["givens"]).tier == "easy" for r in rows)
+    assert verify_rows(rows) == (10, [])
+    assert len({r["id"] for r in rows}) == 10
+    for row in rows[4:]:  # rotate180: a clue's mirror image through the centre is a clue
+        clues = [c != "." for c in row["givens"]]
+        assert clues == clues[::-1]
+    manifest = result.manifest
+    assert manifest["counts"]["puzzles"] == 10 and manifest["seed"] == 7
+    assert (result.folder / MANIFEST_FILE).exists() and (result.folder / "small-test.pdf").exists()
+    assert read_metadata(result.folder / PUZZLES_FILE)["schema_version"]
+    assert Catalog(recipe.output).known_ids() == {r["id"] for r in rows}
+    assert not (result.folder / LOCK_FILE).exists()
+
+
+def test_one_and_two_workers_give_identical_rows(tmp_path: Path) -> None:
+    one = run_book(load_recipe(small_recipe(tmp_path / "a", n_jobs=1)))
+    two = run_book(load_recipe(small_recipe(tmp_path / "b", n_jobs=2)))
+    assert content(one.rows) == content(two.rows)
+
+
+def test_rerun_resumes_from_chunks(tmp_path: Path) -> None:
+    recipe = load_recipe(small_recipe(tmp_path))
+    first = run_book(recipe)
+    chunks = sorted((first.folder / CHUNKS).iterdir())
+    chunks[-1].unlink()  # as if killed before the last chunk was stored
+    (first.folder / PUZZLES_FILE).unlink()
+    again = run_book(recipe)
+    assert again.manifest["counts"]["chunks_resumed"] == len(chunks) - 1
+    assert content(again.rows) == content(first.rows)
+
+
+def test_sigkill_mid_run_then_rerun_matches_an_uninterrupted_run(tmp_path: Path) -> None:
+    recipe = small_recipe(tmp_path / "killed", chunk_size=1, nine=KILLED_NINES)
+    command = [str(Path(sys.executable).parent / "pipeline"), "run", str(recipe), "--quiet"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    chunks = run_folder(load_recipe(recipe)) / CHUNKS
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE)
+    deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+    while process.poll() is None and time.monotonic() < deadline:
+        if chunks.is_dir() and len(list(chunks.glob("*.parquet"))) >= KILL_AFTER_CHUNKS:
+            break
+        time.sleep(0.002)
+    assert process.poll() is None, "the run finished before it could be killed"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    stored = len(list(chunks.glob("*.parquet")))
+    assert KILL_AFTER_CHUNKS <= stored < 4 + KILLED_NINES
+    assert not (chunks.parent / PUZZLES_FILE).exists()
+    assert (chunks.parent / LOCK_FILE).exists()  # left behind by the dead process: stale
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"{stored} of {4 + KILLED_NINES} chunks resumed" in done.stdout
+    resumed = read_rows(chunks.parent / PUZZLES_FILE)
+    clean = run_book(load_recipe(small_recipe(tmp_path / "clean", chunk_size=1, nine=KILLED_NINES)))
+    assert content(resumed) == content(clean.rows)
+
+
+def test_a_disguised_copy_from_an_earlier_book_is_replaced(tmp_path: Path) -> None:
+    recipe = load_recipe(small_recipe(tmp_path))
+    first = run_book(recipe).rows
+    victim = first[5]  # a 9x9 puzzle
+    rng = np.random.default_rng(3)
+    values = np.array([0 if c == "." else int(c) for c in victim["givens"]]).reshape(9, 9)
+    values = values[[2, 1, 0, 3, 4, 5, 6, 7, 8]].T  # swap two rows of a band, then transpose
+    labels = np.concatenate([[0], rng.permutation(9) + 1])
+    copy = "".join("." if v == 0 else str(v) for v in labels[values].ravel())
+    assert copy != victim["givens"]
+    form = canonical(copy)
+    elsewhere = with_overrides(recipe, output=tmp_path / "night2")
+    Catalog(elsewhere.output).add(
+        "earlier-night",
+        "another-book",
+        [
+            {
+                "id": puzzle_id(3, 3, form),
+                "size": 9,
+                "box_rows": 3,
+                "box_cols": 3,
+                "canonical": form,
+                "tier": "easy",
+            }
+        ],
+    )
+    second = run_book(elsewhere)
+    assert second.manifest["counts"]["duplicates"] == 1
+    ids = [row["id"] for row in second.rows]
+    assert victim["id"] not in ids and len(ids) == len(set(ids)) == len(first)
+    others = [row for row in first if row["id"] != victim["id"]]
+    assert content(others) == content(
+        [r for r in second.rows if r["id"] in {o["id"] for o in others}]
+    )
+
+
+def test_lock_names_a_live_holder_and_takes_over_a_stale_one(tmp_path: Path) -> None:
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        (tmp_path / LOCK_FILE).write_text(f"{sleeper.pid}\n")
+        with pytest.raises(RunLocked, match=f"pid {sleeper.pid}"), run_lock(tmp_path):
+            pass
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    with run_lock(tmp_path) as lock:  # the holder is dead now
+        assert lock.read_text().strip() == str(os.getpid())
+    assert not lock.exists()
+
+
+def test_run_without_the_digger_fails_clearly(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "engine.dig", None)
+    with pytest.raises(PipelineError, match=r"digger \(engine.dig\) is not available"):
+        run_book(load_recipe(small_recipe(tmp_path)))
+    assert not (tmp_path / "output").exists()

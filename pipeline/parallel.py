@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from pipeline.recipe import ParallelSpec
 
 T = TypeVar("T")
+DASK_CONNECT_TIMEOUT = "10s"  # how long to wait for a Dask scheduler before giving up
 
 
 class ParallelError(ValueError):
@@ -120,6 +121,6 @@ def _dask_client(scheduler: str | None) -> Any:
             'backend "dask" needs the optional extra: pip install "sudoku-pipeline[distributed]"'
         ) from None
     try:
-        return Client(scheduler, timeout="10s")
+        return Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
     except OSError as exc:
         raise ParallelError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None

@@ -90,11 +90,15 @@ TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
 ELIMINATE = 0
 PLACE = 1
 
-# columns of the step table
+# columns of the step table: technique, pass, a technique-specific detail (the proving unit, a
+# chain's length ...), the proof and effect ranges, and the direct flag (see flag_direct; for a
+# singles pass, the technique whose direct form a rater would take instead)
 S_TECH, S_PASS, S_EXTRA, S_PROOF0, S_PROOF1, S_EFF0, S_EFF1, S_DIRECT = range(8)
 STEP_COLUMNS = 8
 # slots of the record counters
 C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
+# positions in the tables tuple the kernels take (see Tables.arrays)
+T_UNITS, T_CELL_UNITS, T_PEERS, T_UNIT_POS, T_INTER, T_INTER_MASKS = range(6)
 
 
 @njit(cache=True)
@@ -325,9 +329,6 @@ class Tables:
             self.inter,
             self.inter_masks,
         )
-
-
-T_UNITS, T_CELL_UNITS, T_PEERS, T_UNIT_POS, T_INTER, T_INTER_MASKS = range(6)
 
 
 @cache

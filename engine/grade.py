@@ -179,7 +179,7 @@ def grade(
     hardest_rank = int(steps[:, S_TECH].max()) if steps.shape[0] else -1
     trial = None
     effort = 0.0
-    solved = run.solved and tally[_TE] == 0
+    solved = bool(run.solved and tally[_TE] == 0)
     if not run.solved:  # even one-level trial is stuck: nested trial and error
         iterations += 1
         open_cells = np.flatnonzero(run.values == 0)

@@ -77,7 +77,7 @@ def check_grade(geo: Geometry, text: str) -> engine.Grade:
         assert all(solution[cell] != value for cell, value in step.eliminations)
         assert all(g.cell_passes[cell] == step.pass_no for cell, _ in step.placements)
     assert sum(g.steps_per_technique.values()) == len(g.path)
-    assert g.solved == ("trial_and_error" not in g.steps_per_technique)
+    assert g.solved is ("trial_and_error" not in g.steps_per_technique)
     return g
 
 

@@ -30,6 +30,11 @@ ALL64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 OUT_OF_BUDGET = -2  # kernel result: the node budget ran out before the count was settled
 FIRST_FILL_BUDGET = 4  # branches per cell a random fill may try before it restarts
 TOUCH_NONE = -1  # _propagate: scan only units of queued cells
+TOUCH_ALL = -2  # _propagate: scan every unit (after eliminations made outside the queue)
+# All-different filtering (a perfect matching per unit) at each fix point when counting: far
+# stronger than singles, and worth its cost only on big grids, where singles leave huge trees.
+ALLDIFFERENT_FROM = 16
+SINGLES_SUFFICE = 2  # a unit with this few open cells has nothing left for matching to find
 
 
 @njit(cache=True, inline="always")
@@ -116,7 +121,7 @@ def _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp):
 
     Only units with a cell changed since their last scan are scanned for hidden singles, and each
     hidden single is propagated at once, so the rest of the scan sees its effect. ``touch`` marks
-    more units for scanning: a cell's three (cell >= 0), or none (TOUCH_NONE).
+    more units for scanning: a cell's three (cell >= 0), all (TOUCH_ALL) or none (TOUCH_NONE).
     Returns (ok, trail length); on a contradiction ok is False and the caller undoes the trail.
     """
     peers, units, cell_units = tables[3], tables[4], tables[5]
@@ -128,6 +133,12 @@ def _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp):
         ndirty = _touch(queue[k], cell_units, dirty, dirty_list, ndirty)
     if touch >= 0:
         ndirty = _touch(touch, cell_units, dirty, dirty_list, ndirty)
+    elif touch == TOUCH_ALL:
+        for u in range(units.shape[0]):
+            if not dirty[u]:
+                dirty[u] = True
+                dirty_list[ndirty] = u
+                ndirty += 1
     ok, qtail, ndirty, tp = _drain(cand, peers, cell_units, ws, ndirty, queue, 0, qtail, trail, tp)
     while ok and ndirty:
         scan = ndirty
@@ -183,9 +194,127 @@ def _clear(dirty, dirty_list, ndirty):
 
 
 @njit(cache=True)
-def _choose(cand, units, choice):
+def _match_unit(units, u, cand, owner, match, stack_cell, stack_val):
+    """A perfect matching of the unit's cells to values (Kuhn's augmenting paths, iterative).
+
+    ``match[k]`` is the value index of local cell k, ``owner[v]`` the local cell of value v.
+    Returns False when there is none: some values cannot all find distinct cells.
+    """
+    n = units.shape[1]
+    for v in range(n):
+        owner[v] = -1
+    for root in range(n):
+        visited = U0
+        sp = 0
+        stack_cell[0] = root
+        found = False
+        while sp >= 0:
+            k = stack_cell[sp]
+            rest = cand[units[u, k]] & ~visited
+            if rest == U0:
+                sp -= 1
+                continue
+            bit = lowest_bit(rest)
+            visited |= bit
+            v = bit_index(bit)
+            stack_val[sp] = v
+            if owner[v] < 0:  # a free value: shift the path along
+                for d in range(sp + 1):
+                    owner[stack_val[d]] = stack_cell[d]
+                    match[stack_cell[d]] = stack_val[d]
+                found = True
+                break
+            sp += 1
+            stack_cell[sp] = owner[v]
+        if not found:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _alldifferent(cand, tables, scratch, queue, trail, tp):
+    """Remove every candidate that no perfect cell-value matching of its unit can use (Régin).
+
+    With as many values as cells, an unmatched candidate (cell k, value v) can be used iff k and
+    the cell matched to v lie on a common alternating cycle: the same strongly connected
+    component of "k -> owner of each other value of k". Reachability is kept as bitmasks.
+    Returns (ok, changed, qtail, tp); new singles are queued.
+    """
+    units = tables[4]
+    n = units.shape[1]
+    owner, match, stack_cell, stack_val = scratch[0], scratch[1], scratch[2], scratch[3]
+    adj = scratch[4]
+    reach = scratch[5]
+    qtail = 0
+    changed = False
+    for u in range(units.shape[0]):
+        open_cells = 0
+        for k in range(n):
+            m = cand[units[u, k]]
+            if m & (m - U1):
+                open_cells += 1
+        if open_cells <= SINGLES_SUFFICE:
+            continue
+        if not _match_unit(units, u, cand, owner, match, stack_cell, stack_val):
+            return False, changed, qtail, tp
+        for k in range(n):
+            others = cand[units[u, k]] & ~(U1 << np.uint64(match[k]))
+            a = 0
+            while others:
+                bit = lowest_bit(others)
+                others ^= bit
+                a |= 1 << owner[bit_index(bit)]
+            adj[k] = a
+        for k in range(n):
+            seen = adj[k]
+            frontier = seen
+            while frontier:
+                step = 0
+                while frontier:
+                    j = frontier & -frontier
+                    frontier ^= j
+                    step |= adj[bit_index(np.uint64(j))]
+                frontier = step & ~seen
+                seen |= step
+            reach[k] = seen
+        for k in range(n):
+            cell = units[u, k]
+            m = cand[cell]
+            others = m & ~(U1 << np.uint64(match[k]))
+            drop = U0
+            while others:
+                bit = lowest_bit(others)
+                others ^= bit
+                j = owner[bit_index(bit)]
+                if not ((reach[k] >> j) & 1 and (reach[j] >> k) & 1):
+                    drop |= bit
+            if drop:
+                m &= ~drop
+                tp = _set(cand, cell, m, trail[0], trail[1], tp)
+                changed = True
+                if m & (m - U1) == U0:
+                    queue[qtail] = cell
+                    qtail += 1
+    return True, changed, qtail, tp
+
+
+@njit(cache=True)
+def _settle(cand, full, tables, ws, scratch, strong, queue, qtail, touch, trail, tp):
+    """Singles to a fix point; if ``strong``, then all-different filtering while it removes any."""
+    ok, tp = _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp)
+    while ok and strong:
+        ok, changed, qtail, tp = _alldifferent(cand, tables, scratch, queue, trail, tp)
+        if not (ok and changed):
+            break
+        ok, tp = _propagate(cand, full, tables, ws, queue, qtail, TOUCH_ALL, trail, tp)
+    return ok, tp
+
+
+@njit(cache=True)
+def _choose(cand, units, places, choice):
     """Pick the next branch: an open cell with the fewest candidates or, when every open cell has
-    three or more, a value with exactly two places in a unit (a two-way branch on one place).
+    three or more and ``places`` is set, a value with exactly two places in a unit (a two-way
+    branch on one place; random fills skip it, as it would make them less random).
 
     Writes (cell, alternatives as single bits, final mask alternative) to ``choice``;
     returns False when every cell is placed (a solution).
@@ -205,7 +334,7 @@ def _choose(cand, units, choice):
     choice[0] = np.uint64(best)
     choice[1] = cand[best]
     choice[2] = U0
-    if best_count == 2:
+    if best_count == 2 or not places:
         return True
     n = units.shape[1]
     for u in range(units.shape[0]):
@@ -237,19 +366,21 @@ def _choose(cand, units, choice):
 def search(values, tables, limit, solution, rng, max_nodes, buffers):
     """Count solutions of ``values`` up to ``limit``; the first one found goes to ``solution``.
 
-    ``tables`` is (n, box_rows, box_cols, peers, units, cell_units); ``buffers`` the workspace.
+    ``tables`` is (n, box_rows, box_cols, peers, units, cell_units, use all-different filtering);
+    ``buffers`` the workspace.
     ``rng[0]`` randomises the branch order when non-zero; ``max_nodes`` > 0 caps the number of
     branches tried, and ``rng[1]`` receives the number tried (the guesses, a difficulty measure).
     Returns the count or OUT_OF_BUDGET; clashing givens simply count 0 (callers that must tell
     a clash from an unsolvable puzzle check the zero-count rows).
     """
-    cand, queue, trail_cell, trail_mask, stack, stack_tp, units_ws, choice = buffers
+    cand, queue, trail_cell, trail_mask, stack, stack_tp, units_ws, choice, scratch = buffers
     n = tables[0]
     units = tables[4]
     trail = (trail_cell, trail_mask)
     ncells = values.shape[0]
     full = ALL64 if n == 64 else (U1 << np.uint64(n)) - U1
     randomise = rng[0] != U0
+    strong = tables[6] and not randomise  # random fills of empty grids need no more
     qtail = 0
     for cell in range(ncells):
         v = values[cell]
@@ -262,10 +393,12 @@ def search(values, tables, limit, solution, rng, max_nodes, buffers):
     count = 0
     nodes = 0
     sp = 0
-    ok, tp = _propagate(cand, full, tables, units_ws, queue, qtail, TOUCH_NONE, trail, 0)
+    ok, tp = _settle(
+        cand, full, tables, units_ws, scratch, strong, queue, qtail, TOUCH_NONE, trail, 0
+    )
     while True:
         if ok:
-            if not _choose(cand, units, choice):
+            if not _choose(cand, units, not randomise, choice):
                 count += 1
                 if count == 1:
                     for cell in range(ncells):
@@ -309,9 +442,13 @@ def search(values, tables, limit, solution, rng, max_nodes, buffers):
             tp = _set(cand, cell, mask, trail_cell, trail_mask, tp)
             queue[0] = cell
             if mask & (mask - U1) == U0:  # a placement: propagate it
-                ok, tp = _propagate(cand, full, tables, units_ws, queue, 1, TOUCH_NONE, trail, tp)
+                ok, tp = _settle(
+                    cand, full, tables, units_ws, scratch, strong, queue, 1, TOUCH_NONE, trail, tp
+                )
             else:  # an exclusion: rescan the cell's units
-                ok, tp = _propagate(cand, full, tables, units_ws, queue, 0, cell, trail, tp)
+                ok, tp = _settle(
+                    cand, full, tables, units_ws, scratch, strong, queue, 0, cell, trail, tp
+                )
 
 
 @njit(cache=True)
@@ -347,7 +484,8 @@ def fill_batch(tables, grids, rng, first_budget, buffers):
 class Workspace:
     """Preallocated search buffers for one geometry (reuse it across calls)."""
 
-    def __init__(self, geo: Geometry) -> None:
+    def __init__(self, geo: Geometry, alldifferent: bool | None = None) -> None:
+        """``alldifferent`` forces matching-based filtering on or off (default: by grid size)."""
         if geo.n > 64:
             raise ValueError(f"the search handles grids up to 64x64, not {geo.n}x{geo.n}")
         ncells = geo.ncells
@@ -359,6 +497,7 @@ class Workspace:
             geo.peers,
             geo.units,
             geo.cell_units,
+            geo.n >= ALLDIFFERENT_FROM if alldifferent is None else alldifferent,
         )
         # masks only shrink along a search path, so each cell changes at most n times
         trail_size = ncells * (geo.n + 1)
@@ -371,6 +510,7 @@ class Workspace:
             np.zeros(ncells + 1, dtype=np.int64),  # trail length at each frame
             np.zeros((3, 3 * geo.n), dtype=np.int32),  # dirty flags, dirty list, scan list
             np.zeros(3, dtype=np.uint64),  # the branch _choose picked
+            np.zeros((6, geo.n + 1), dtype=np.int64),  # all-different scratch (see _alldifferent)
         )
 
     def search(

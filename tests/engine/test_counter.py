@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.geometry import SYMBOLS
+from engine.search import Workspace
 from engine.solver import guesses
 from tests import reference
 from tests.conftest import TEST_DATA, read_puzzles
@@ -190,3 +191,23 @@ def test_guesses_are_deterministic_and_zero_for_singles_only() -> None:
         "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"
     )
     assert guesses(hard) == guesses(hard) > 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(partial_grids(), st.sampled_from([1, 2, 5]))
+def test_alldifferent_filtering_agrees_with_reference(case, limit: int) -> None:
+    """Matching-based filtering (on by default from 16x16) is forced on for small grids here."""
+    box_rows, box_cols, values = case
+    geo = engine.geometry(box_rows, box_cols)
+    grid = np.array(values, dtype=np.uint8)
+    if engine.text.find_clash(geo, grid):
+        return
+    expected = reference.count(values, geo.n, box_rows, box_cols, limit)
+    solution = np.zeros(geo.ncells, dtype=np.uint8)
+    assert Workspace(geo, alldifferent=True).search(grid, limit, solution) == expected
+
+
+@pytest.mark.slow
+def test_hard_16x16_set_is_unique(shared_data) -> None:
+    """Competition 16x16 puzzles: singles alone leave millions of branches; matching settles."""
+    assert_unique_and_valid(read_puzzles(shared_data / "sudoku16x16.tsv"))

@@ -18,16 +18,18 @@ run writing there; a lock left by a dead process is taken over.
 
 from __future__ import annotations
 
+import importlib
 import os
 import platform
 import re
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import engine
@@ -104,15 +106,22 @@ class RunResult:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def digger() -> tuple[Callable[..., Any], type[Exception], type[Exception]]:
-    """``engine.dig`` with its failure classes, or a clear error while it is not built yet."""
+def digger() -> ModuleType:
+    """The ``engine.dig`` module (dig, DigFailed, ImpossibleBand, tiers_for), or a clear error
+    while it is not built yet."""
     try:
-        from engine.dig import DigFailed, ImpossibleBand, dig
+        return importlib.import_module("engine.dig")
     except ImportError as exc:
         raise PipelineError(
             f"the digger (engine.dig) is not available ({exc}); puzzles cannot be made yet"
         ) from None
-    return dig, DigFailed, ImpossibleBand
+
+
+def section_tiers(section: SectionSpec, defined: Sequence[Tier] = ()) -> dict[str, Tier]:
+    """The bands a section digs and grades against: the digger's defaults for its grid size
+    (large grids have their own), overridden by ``defined`` (the recipe's own tiers)."""
+    defaults = digger().tiers_for(engine.geometry(section.box_rows, section.box_cols))
+    return defaults | {band.name: band for band in defined}
 
 
 def slug(title: str) -> str:
@@ -160,8 +169,7 @@ def grid_chunk(job: GridJob) -> list[dict[str, Any]]:
 
 def dig_one(solution: str, section: SectionSpec, tiers: Mapping[str, Tier], seed: Any) -> Any:
     """Dig one puzzle of the section's tier out of ``solution`` (DigFailed if out of reach)."""
-    dig, _, _ = digger()
-    return dig(
+    return digger().dig(
         solution,
         tiers[section.tier],
         symmetry=section.symmetry,
@@ -208,7 +216,7 @@ def fresh_grid(section: SectionSpec, seed: Any) -> str:
 def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
     """A chunk of puzzles (runs in a worker): each from a fresh grid, retried on a new grid while
     the digger misses the band; every random number comes from the chunk's spawn key."""
-    _, dig_failed, impossible = digger()
+    module = digger()
     section, chunk = job.section, job.chunk
     results = []
     for position in range(chunk.count):
@@ -218,9 +226,9 @@ def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
             try:
                 results.append(dig_one(grid, section, job.tiers, seed))
                 break
-            except impossible as exc:
+            except module.ImpossibleBand as exc:
                 raise PipelineError(f"section {section.title!r}: {exc}") from None
-            except dig_failed as exc:
+            except module.DigFailed as exc:
                 last = exc
         else:
             raise PipelineError(
@@ -329,7 +337,7 @@ def select_puzzles(
 ) -> tuple[list[list[dict[str, Any]]], dict[str, int]]:
     """Each section's puzzles, new to the catalog and to this run, with replacement chunks dug
     until every section is full; also counts (chunks resumed, dug, duplicates dropped)."""
-    tiers = recipe.tier_bands()
+    tiers = [section_tiers(spec, recipe.tiers) for spec in recipe.sections]
     size = recipe.parallel.chunk_size
     planned = [plan_chunks(s, spec.count, size) for s, spec in enumerate(recipe.sections)]
     next_index = [len(chunks) for chunks in planned]
@@ -338,7 +346,10 @@ def select_puzzles(
     counts = {"chunks_resumed": 0, "chunks_total": 0, "duplicates": 0}
     pending = [chunk for chunks in planned for chunk in chunks]
     for _ in range(MAX_DEDUPE_ROUNDS):
-        jobs = [DigJob(c, recipe.sections[c.section], recipe.seed, rid, tiers) for c in pending]
+        jobs = [
+            DigJob(c, recipe.sections[c.section], recipe.seed, rid, tiers[c.section])
+            for c in pending
+        ]
         rows, resumed = make_chunks(jobs, store, recipe, quiet)
         counts["chunks_resumed"] += resumed
         counts["chunks_total"] += len(jobs)
@@ -479,14 +490,13 @@ def generate_grids(
 def dig_solutions(
     solutions: Sequence[str],
     section: SectionSpec,
-    tiers: Mapping[str, Tier],
     seed: int,
     spec: ParallelSpec,
     path: Path,
     quiet: bool = True,
 ) -> int:
     """Dig one puzzle of ``section.tier`` from each solution grid, graded, to a Parquet file."""
-    digger()
+    tiers = section_tiers(section)
     jobs = [
         DigJob(
             chunk,

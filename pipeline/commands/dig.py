@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from engine.tiers import DEFAULT_TIERS, TIERS
+from engine.tiers import TIERS
 from pipeline.app import app, fail
 from pipeline.commands.common import ChunkSize, Jobs, Quiet, Seed, user_errors
 from pipeline.recipe import ALL_CORES, DEFAULT_CHUNK_SIZE, SYMMETRIES, ParallelSpec, SectionSpec
@@ -51,5 +51,5 @@ def dig(
         section = SectionSpec(tier, size, box_rows, box_cols, tier, len(rows), symmetry, minimal)
         spec = ParallelSpec(n_jobs=ALL_CORES if jobs is None else jobs, chunk_size=chunk_size)
         solutions = [str(r["solution"]) for r in rows]
-        written = dig_solutions(solutions, section, DEFAULT_TIERS, seed, spec, output, quiet)
+        written = dig_solutions(solutions, section, seed, spec, output, quiet)
     typer.echo(f"{written} {tier} puzzles written to {output}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.parallel import Chunk, plan_chunks, run_tasks
+from pipeline.parallel import Chunk, plan_chunks, progress_bar, run_tasks
 from pipeline.recipe import ParallelSpec
 from pipeline.run import GridJob, grid_chunk
 
@@ -49,3 +49,12 @@ def test_one_and_two_workers_make_the_same_rows() -> None:
     one, two = collect(1), collect(2)
     assert len(one) == 30 and one == two
     assert len({row["solution"] for row in one}) == 30
+
+
+def test_progress_bar_is_off_when_quiet_or_not_a_terminal(monkeypatch) -> None:
+    assert progress_bar(quiet=True).disable
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+    assert progress_bar(quiet=False).disable
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich then treats stderr as a terminal
+    assert not progress_bar(quiet=False).disable
+    assert progress_bar(quiet=True).disable

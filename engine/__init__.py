@@ -3,6 +3,7 @@
 Strings are the boundary: a puzzle is one string of n*n symbols (see ``engine.text``).
 """
 
+from engine.canon import Canonical, canonical, canonical_many, canonical_transform
 from engine.geometry import SYMBOLS, Geometry, geometry, geometry_for
 from engine.grade import Grade, grade
 from engine.grids import random_grid, random_grid_array, random_grids
@@ -15,6 +16,7 @@ __all__ = [
     "SYMBOLS",
     "TECHNIQUES",
     "TIERS",
+    "Canonical",
     "Geometry",
     "Grade",
     "Grid",
@@ -23,6 +25,9 @@ __all__ = [
     "MultipleSolutions",
     "NoSolution",
     "Tier",
+    "canonical",
+    "canonical_many",
+    "canonical_transform",
     "count_many",
     "count_solutions",
     "geometry",

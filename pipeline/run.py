@@ -118,10 +118,13 @@ def digger() -> ModuleType:
 
 
 def section_tiers(section: SectionSpec, defined: Sequence[Tier] = ()) -> dict[str, Tier]:
-    """The bands a section digs and grades against: the digger's defaults for its grid size
-    (large grids have their own), overridden by ``defined`` (the recipe's own tiers)."""
+    """The bands a section digs and grades against: ``defined`` (the recipe's own tiers) first,
+    so a custom band such as a kids' "starter" is not claimed by a wider default band before it,
+    then the digger's defaults for the grid size (large grids have their own)."""
     defaults = digger().tiers_for(engine.geometry(section.box_rows, section.box_cols))
-    return defaults | {band.name: band for band in defined}
+    return {band.name: band for band in defined} | {
+        name: band for name, band in defaults.items() if name not in {b.name for b in defined}
+    }
 
 
 def slug(title: str) -> str:

@@ -1,0 +1,226 @@
+"""``pipeline grade`` through the real app: statuses with reasons and line numbers, every row once,
+output files read back with polars, exit codes 0 / 1 / 2, one-line errors, 1 vs 2 workers, stdin
+in a real subprocess."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import pipeline.commands.grade  # noqa: F401  (registers the command)
+from engine import SYMBOLS
+from pipeline.app import app
+from pipeline.grading import INVALID, MULTIPLE, NO_SOLUTION, OK, STATUSES
+
+runner = CliRunner()
+PROJECT = Path(__file__).resolve().parents[2]
+RUN_APP = (
+    "import sys; import pipeline.commands.grade; from pipeline.app import app; "
+    "app(sys.argv[1:], prog_name='pipeline')"
+)
+
+
+def solution_grid(box_rows: int, box_cols: int, shift: int = 0) -> str:
+    """A valid full grid by the shifted-rows pattern: row r starts at a box-row offset."""
+    n = box_rows * box_cols
+    return "".join(
+        SYMBOLS[(box_cols * (r % box_rows) + r // box_rows + c + shift) % n]
+        for r in range(n)
+        for c in range(n)
+    )
+
+
+def one_blank_per_row(grid: str, n: int, offset: int = 0) -> str:
+    """The grid with one cell blanked in each row (a different column each): unique by
+    construction, since each row then misses exactly one symbol."""
+    cells = list(grid)
+    for r in range(n):
+        cells[r * n + (r + offset) % n] = "."
+    return "".join(cells)
+
+
+SOLUTION = solution_grid(3, 3)
+UNIQUE = one_blank_per_row(SOLUTION, 9)
+MULTI = "1" + "." * 80  # one clue: many solutions
+NO_SOL = "12345678." + "........9" + "." * 63  # r1c9 has no candidate, yet no two givens clash
+CLASH = "11" + "." * 79
+SHORT = "1234"
+
+
+def invoke(*args: object, stdin: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["grade", *(str(a) for a in args)], input=stdin)
+    assert "Traceback" not in result.output, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_error_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), stderr
+    return lines[0]
+
+
+def test_every_status_with_its_line_and_reason(tmp_path: Path) -> None:
+    source = tmp_path / "mixed.txt"
+    lines = ["# a comment", f"{UNIQUE} 1.2 easy", MULTI, "", NO_SOL, CLASH, SHORT, UNIQUE]
+    source.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "graded.parquet"
+    code, stdout, stderr = invoke(source, "-o", out, "-j", 1, "-q")
+    assert code == 1
+    assert one_error_line(stderr) == "Error: 4 of 6 rows are not ok"
+    table = pl.read_parquet(out)
+    assert table["line"].to_list() == [2, 3, 5, 6, 7, 8]
+    assert table["status"].to_list() == [OK, MULTIPLE, NO_SOLUTION, INVALID, INVALID, OK]
+    assert table["source"].unique().to_list() == [str(source)]
+    bad = table.filter(pl.col("status") != OK)
+    assert bad["reason"].null_count() == 0 and bad["score"].null_count() == len(bad)
+    assert table.filter(pl.col("line") == 7)["raw"].to_list() == [SHORT]
+    good = table.filter(pl.col("status") == OK)
+    assert good["solution"].to_list() == [SOLUTION, SOLUTION]
+    assert good["clues"].to_list() == [72, 72] and good["size"].to_list() == [9, 9]
+    assert good["reason"].null_count() == 2 and good["tier"].null_count() == 0
+    techniques = good["techniques"].to_list()[0]
+    assert sum(techniques.values()) == 9  # one step per blank cell
+    for line in (3, 5, 6, 7):
+        assert f"{source}:{line}: " in stdout
+    assert "ok                          2" in stdout
+
+
+def test_all_ok_exits_zero_and_writes_csv_and_json_lines(tmp_path: Path) -> None:
+    puzzles = [one_blank_per_row(solution_grid(3, 3, shift), 9, shift) for shift in range(5)]
+    source = tmp_path / "good.txt"
+    source.write_text("\n".join(puzzles) + "\n")
+    for name in ("graded.csv", "graded.jsonl"):
+        code, stdout, stderr = invoke(source, "-o", tmp_path / name, "-j", 1, "-q")
+        assert (code, stderr) == (0, "")
+        assert stdout.startswith("5 rows\n")
+    csv = pl.read_csv(tmp_path / "graded.csv", schema_overrides={"solution": pl.String})
+    lines = pl.read_ndjson(tmp_path / "graded.jsonl")
+    assert csv["puzzle"].to_list() == lines["puzzle"].to_list() == puzzles
+    assert csv["solution"].to_list() == [solution_grid(3, 3, s) for s in range(5)]
+    assert [json.loads(t) for t in csv["techniques"]] == lines["techniques"].to_list()
+
+
+def test_sizes_mixed_in_one_chunk_and_forced_box(tmp_path: Path) -> None:
+    shapes = [(2, 2), (2, 3), (3, 3), (4, 4), (3, 2)]
+    puzzles = [one_blank_per_row(solution_grid(r, c), r * c) for r, c in shapes]
+    source = tmp_path / "sizes.txt"
+    source.write_text("\n".join(puzzles[:4]) + "\n")
+    out = tmp_path / "sizes.parquet"
+    assert invoke(source, "-o", out, "-j", 1, "-q")[0] == 0
+    table = pl.read_parquet(out)
+    assert table["size"].to_list() == [4, 6, 9, 16]
+    assert table["solution"].to_list() == [solution_grid(r, c) for r, c in shapes[:4]]
+    forced = tmp_path / "forced.txt"
+    forced.write_text(puzzles[4] + "\n")  # 3x2 boxes: the default 2x3 reading would clash
+    assert invoke(forced, "-o", out, "-j", 1, "-q")[0] == 1
+    assert invoke(forced, "-o", out, "--box", "3x2", "-j", 1, "-q")[0] == 0
+    assert pl.read_parquet(out)["solution"].to_list() == [solution_grid(3, 2)]
+
+
+def test_one_and_two_workers_give_identical_output(tmp_path: Path) -> None:
+    rows = [one_blank_per_row(solution_grid(3, 3, s % 9), 9, s) for s in range(30)]
+    rows[7], rows[19], rows[23] = MULTI, CLASH, NO_SOL
+    source = tmp_path / "many.txt"
+    source.write_text("\n".join(rows) + "\n")
+    outputs = []
+    for jobs in (1, 2):
+        out = tmp_path / f"jobs{jobs}.parquet"
+        code, stdout, _ = invoke(source, "-o", out, "-j", jobs, "--chunk-size", 4, "-q")
+        assert code == 1
+        outputs.append((pl.read_parquet(out), stdout))
+    assert outputs[0][0].equals(outputs[1][0])
+    assert outputs[0][0]["line"].to_list() == list(range(1, 31))
+    summary = [line for line in outputs[0][1].splitlines() if "slowest" not in line]
+    assert len(summary) > 10
+
+
+def test_strict_stops_at_the_first_bad_row_and_writes_nothing(tmp_path: Path) -> None:
+    source = tmp_path / "mixed.txt"
+    source.write_text(f"{UNIQUE}\n{UNIQUE}\n{CLASH}\n{MULTI}\n")
+    out = tmp_path / "graded.parquet"
+    code, _, stderr = invoke(source, "-o", out, "--strict", "-j", 1, "-q")
+    assert code == 1
+    assert one_error_line(stderr).startswith(f"Error: {source} line 3: invalid: ")
+    assert not out.exists() and list(tmp_path.iterdir()) == [source]
+
+
+def test_csv_with_header_gzip_and_column(tmp_path: Path) -> None:
+    source = tmp_path / "kaggle.csv.gz"
+    body = f"quizzes,solutions\n{UNIQUE},{SOLUTION}\n{MULTI},\n"
+    source.write_bytes(gzip.compress(body.encode()))
+    out = tmp_path / "graded.parquet"
+    assert invoke(source, "-o", out, "--column", "quizzes", "-j", 1, "-q")[0] == 1
+    table = pl.read_parquet(out)
+    assert table["status"].to_list() == [OK, MULTIPLE] and table["line"].to_list() == [2, 3]
+
+
+def test_recipe_tiers_name_the_bands(tmp_path: Path) -> None:
+    recipe = tmp_path / "book.toml"
+    recipe.write_text(
+        'title = "t"\nseed = 1\n[tiers.anything]\nscore = [0.0, 20.0]\n'
+        '[[sections]]\ntitle = "s"\ntier = "anything"\ncount = 1\n'
+    )
+    source = tmp_path / "one.txt"
+    source.write_text(UNIQUE + "\n")
+    out = tmp_path / "graded.parquet"
+    code, stdout, _ = invoke(source, "-o", out, "--recipe", recipe, "-j", 1, "-q")
+    assert code == 0
+    default = invoke(source, "-o", tmp_path / "default.parquet", "-j", 1, "-q")[1]
+    assert "anything" not in default  # the engine's own bands by default ...
+    tier = pl.read_parquet(out)["tier"].to_list()[0]
+    assert f"  {tier} " in stdout  # ... the recipe's (overriding the defaults) with --recipe
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.txt"], "missing.txt: no such file"),
+        (["{src}", "--format", "xml"], "xml"),
+        (["{src}", "--box", "3x"], "--box 3x"),
+        (["{src}", "--column", "quizzes"], "--column"),
+        (["{src}", "-o", "{tmp}/out.xlsx"], "unknown output suffix"),
+        (["{src}", "-o", "{tmp}/no/such/folder/out.parquet"], "does not exist"),
+        (["{src}", "-j", "0"], "--jobs"),
+        (["{src}", "--recipe", "{src}"], "TOML"),
+    ],
+)
+def test_unusable_arguments_exit_2_with_one_line(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    source = tmp_path / "p.txt"
+    source.write_text("12" + UNIQUE[2:] + "\n")
+    filled = [a.format(src=source, tmp=tmp_path) for a in args]
+    code, stdout, stderr = invoke(*filled, "-q")
+    assert code == 2 and stdout == ""
+    assert message in one_error_line(stderr)
+
+
+def test_usage_errors_are_typers_exit_2() -> None:
+    assert invoke()[0] == 2
+    assert invoke("x.txt", "--chunk-size", 0)[0] == 2
+
+
+def test_stdin_in_a_real_subprocess(tmp_path: Path) -> None:
+    out = tmp_path / "graded.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_APP, "grade", "-", "-o", str(out), "-j", "1"],
+        input=f"{UNIQUE}\n{CLASH}\n\xff{UNIQUE[1:]}\n".encode("latin-1"),
+        capture_output=True,
+        cwd=PROJECT,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.decode().strip().splitlines()[-1] == "Error: 2 of 3 rows are not ok"
+    table = pl.read_ndjson(out)
+    assert table["source"].unique().to_list() == ["<stdin>"]
+    assert table["status"].to_list() == [OK, INVALID, INVALID]
+    assert "undecodable byte 0xFF" in table["reason"][2]
+    assert set(table["status"]) <= set(STATUSES)

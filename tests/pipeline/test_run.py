@@ -198,3 +198,16 @@ def test_run_without_the_digger_fails_clearly(tmp_path: Path, monkeypatch) -> No
     with pytest.raises(PipelineError, match=r"digger \(engine.dig\) is not available"):
         run_book(load_recipe(small_recipe(tmp_path)))
     assert not (tmp_path / "output").exists()
+
+
+def test_a_custom_tier_is_not_claimed_by_a_wider_default(tmp_path: Path) -> None:
+    recipe = tmp_path / "kids.toml"
+    recipe.write_text(
+        f'title = "Kids"\nseed = 3\noutput = "{tmp_path / "output"}"\n'
+        '[tiers.starter]\nhardest = "naked_single"\nclues = [8, 10]\n'
+        "[parallel]\nn_jobs = 1\n[print]\nabout = false\n"
+        '[[sections]]\nsize = 4\ntier = "starter"\ncount = 3\nminimal = false\nlayout = 6\n'
+    )
+    rows = run_book(load_recipe(recipe)).rows
+    assert [row["tier"] for row in rows] == ["starter"] * 3
+    assert all(8 <= row["clues"] <= 10 and row["hardest"] == "naked_single" for row in rows)

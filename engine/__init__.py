@@ -4,6 +4,7 @@ Strings are the boundary: a puzzle is one string of n*n symbols (see ``engine.te
 """
 
 from engine.canon import Canonical, canonical, canonical_many, canonical_transform
+from engine.dig import DigFailed, DigResult, ImpossibleBand, dig
 from engine.geometry import SYMBOLS, Geometry, geometry, geometry_for
 from engine.grade import Grade, grade
 from engine.grids import random_grid, random_grid_array, random_grids
@@ -17,9 +18,12 @@ __all__ = [
     "TECHNIQUES",
     "TIERS",
     "Canonical",
+    "DigFailed",
+    "DigResult",
     "Geometry",
     "Grade",
     "Grid",
+    "ImpossibleBand",
     "InvalidPuzzle",
     "InvalidTiers",
     "MultipleSolutions",
@@ -30,6 +34,7 @@ __all__ = [
     "canonical_transform",
     "count_many",
     "count_solutions",
+    "dig",
     "geometry",
     "geometry_for",
     "grade",

@@ -1,0 +1,254 @@
+"""The digger: every puzzle unique, in its band when re-graded, symmetric, minimal when asked;
+impossible bands fail fast; the singles kernel agrees with a slow reference."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.dig import (
+    SYMMETRIES,
+    DigFailed,
+    ImpossibleBand,
+    NotASolution,
+    UnknownSymmetry,
+    UnknownTier,
+    dig,
+    orbits,
+    tiers_for,
+)
+from engine.dig_kernels import singles_solve
+from engine.geometry import geometry_for
+from engine.text import parse
+from engine.tiers import Tier, tiers_from_mapping
+
+IMPOSSIBLE_SECONDS = 1.0  # an impossible band must be refused at once
+
+
+def mirror(n: int, symmetry: str, row: int, col: int) -> list[tuple[int, int]]:
+    """The images of a cell under the symmetry's generators, written out independently."""
+    last = n - 1
+    return {
+        "none": [],
+        "rotate180": [(last - row, last - col)],
+        "rotate90": [(col, last - row)],
+        "mirror_horizontal": [(last - row, col)],
+        "mirror_vertical": [(row, last - col)],
+        "diagonal": [(col, row)],
+        "anti_diagonal": [(last - col, last - row)],
+    }[symmetry]
+
+
+def check(result: engine.DigResult, target: str, tiers=None, minimal: bool = False) -> None:
+    """The promises of dig, checked with the public string API (not the digger's kernels)."""
+    puzzle, solution = result.puzzle, result.solution
+    geo = parse(puzzle).geometry
+    assert engine.count_solutions(puzzle) == 1
+    assert engine.solve(puzzle) == solution
+    regraded = engine.grade(puzzle, tiers or tiers_for(geo))
+    assert regraded.tier == target == result.grade.tier
+    assert regraded.score == result.grade.score
+    n = geo.n
+    for cell, symbol in enumerate(puzzle):
+        row, col = divmod(cell, n)
+        for r, c in mirror(n, result.symmetry, row, col):
+            assert (puzzle[r * n + c] == ".") == (symbol == "."), (result.symmetry, cell)
+    if minimal:
+        for orbit in orbits(geo, result.symmetry):
+            cells = [c for c in orbit if c >= 0]
+            if puzzle[cells[0]] == ".":
+                continue
+            fewer = list(puzzle)
+            for c in cells:
+                fewer[c] = "."
+            assert engine.count_solutions("".join(fewer)) == 2, cells
+
+
+@pytest.mark.parametrize(
+    ("target", "symmetry", "minimal"),
+    [
+        ("easy", "rotate180", False),
+        ("easy", "none", True),
+        ("medium", "mirror_vertical", True),
+        ("hard", "none", False),
+        ("expert", "rotate180", True),
+    ],
+)
+def test_9x9_tiers_land_in_their_band(target: str, symmetry: str, minimal: bool) -> None:
+    for seed in range(3):
+        solution = engine.random_grid(9, seed=seed)
+        result = dig(solution, target, symmetry=symmetry, seed=seed, minimal=minimal)
+        check(result, target, minimal=minimal)
+        assert result.attempts >= 1
+
+
+def test_extreme_comes_from_the_local_search() -> None:
+    result = dig(engine.random_grid(9, seed=7), "extreme", seed=7, minimal=True)
+    check(result, "extreme", minimal=True)
+    assert result.grade.score >= engine.tiers.DEFAULT_TIERS["extreme"].score[0]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    size=st.sampled_from([4, 6]),
+    symmetry=st.sampled_from(SYMMETRIES),
+    minimal=st.booleans(),
+)
+def test_small_grids_any_symmetry(seed: int, size: int, symmetry: str, minimal: bool) -> None:
+    solution = engine.random_grid(size, seed=seed)
+    result = dig(solution, "easy", symmetry=symmetry, seed=seed, minimal=minimal)
+    check(result, "easy", minimal=minimal)
+
+
+def test_minimal_without_symmetry_means_every_clue_is_needed() -> None:
+    result = dig(engine.random_grid(9, seed=11), "medium", seed=11, minimal=True)
+    puzzle = result.puzzle
+    for cell in (i for i, symbol in enumerate(puzzle) if symbol != "."):
+        assert engine.count_solutions(puzzle[:cell] + "." + puzzle[cell + 1 :]) == 2
+
+
+def test_same_seed_same_puzzle_and_other_seed_other_puzzle() -> None:
+    solution = engine.random_grid(9, seed=3)
+    first = dig(solution, "hard", seed=[3, 1], symmetry="rotate180")
+    again = dig(solution, "hard", seed=[3, 1], symmetry="rotate180")
+    other = dig(solution, "hard", seed=[3, 2], symmetry="rotate180")
+    assert (first.puzzle, first.attempts) == (again.puzzle, again.attempts)
+    assert first.puzzle != other.puzzle
+
+
+def test_recipe_bands_with_clue_ranges() -> None:
+    tiers = tiers_from_mapping(
+        {
+            "starter": {"hardest": "naked_single", "clues": [8, 10]},
+            "explorer": {"hardest": "hidden_single", "clues": [14, 20]},
+        }
+    )
+    for seed in range(4):
+        small = dig(engine.random_grid(4, seed=seed), "starter", seed=seed, tiers=tiers)
+        check(small, "starter", tiers)
+        assert 8 <= small.grade.clues <= 10
+        six = dig(engine.random_grid(6, seed=seed), "explorer", seed=seed, tiers=tiers)
+        check(six, "explorer", tiers)
+
+
+def test_band_object_target() -> None:
+    band = Tier("pairs", score=(2.9, 3.5), needs="naked_pair")
+    result = dig(engine.random_grid(9, seed=5), band, seed=5)
+    check(result, "pairs", {"pairs": band})
+
+
+def test_16x16_singles_tier_with_symmetry() -> None:
+    solution = engine.random_grid(16, seed=2)
+    result = dig(solution, "medium", symmetry="rotate180", seed=2)
+    check(result, "medium")
+    assert result.grade.hardest in ("full_house", "naked_single", "hidden_single")
+
+
+@pytest.mark.parametrize(
+    ("band", "minimal", "size"),
+    [
+        (Tier("expert", score=(6.0, 7.5), clues=(36, 81)), False, 9),
+        (Tier("dense", clues=(42, 81)), True, 9),
+        (Tier("few", clues=(3, 12)), False, 9),
+        (Tier("upside", hardest="naked_single", needs="x_wing"), False, 9),
+        (Tier("below", score=(0.0, 0.5)), False, 9),
+        (Tier("medium", score=(0.0, 2.5)), True, 16),
+    ],
+)
+def test_impossible_bands_fail_fast(band: Tier, minimal: bool, size: int) -> None:
+    start = time.perf_counter()
+    with pytest.raises(ImpossibleBand, match=band.name):
+        dig(engine.random_grid(size, seed=1), band, seed=1, minimal=minimal)
+    assert time.perf_counter() - start < IMPOSSIBLE_SECONDS
+
+
+def test_budget_exhausted_names_the_band_and_the_closest() -> None:
+    band = Tier("chains", score=(6.0, 7.5))  # 4x4 grids never need chains
+    with pytest.raises(DigFailed, match=r"'chains' on 4x4.*closest had score") as caught:
+        dig(engine.random_grid(4, seed=1), band, seed=1, budget=30)
+    assert not isinstance(caught.value, ImpossibleBand)
+
+
+def test_time_limit_stops_the_search() -> None:
+    band = Tier("chains", score=(6.0, 7.5))
+    start = time.perf_counter()
+    with pytest.raises(DigFailed):
+        dig(engine.random_grid(4, seed=1), band, seed=1, budget=10**9, time_limit=0.2)
+    assert time.perf_counter() - start < 2.0
+
+
+def test_bad_inputs_are_named() -> None:
+    solution = engine.random_grid(9, seed=1)
+    with pytest.raises(UnknownSymmetry, match="spiral"):
+        dig(solution, "easy", symmetry="spiral", seed=1)
+    with pytest.raises(UnknownTier, match="fiendish"):
+        dig(solution, "fiendish", seed=1)
+    with pytest.raises(NotASolution, match="r1c1"):
+        dig("." + solution[1:], "easy", seed=1)
+
+
+@pytest.mark.parametrize("symmetry", SYMMETRIES)
+@pytest.mark.parametrize("size", [6, 9])
+def test_orbits_partition_the_cells_and_are_closed(symmetry: str, size: int) -> None:
+    geo = geometry_for(size)
+    table = orbits(geo, symmetry)
+    cells = table[table >= 0]
+    assert sorted(cells.tolist()) == list(range(geo.ncells))
+    for orbit in table:
+        members = {int(c) for c in orbit if c >= 0}
+        for cell in members:
+            images = mirror(size, symmetry, *divmod(cell, size))
+            assert {r * size + c for r, c in images} <= members
+
+
+def singles_reference(geo, values: np.ndarray) -> bool:
+    """Slow naked + hidden singles on sets of candidates."""
+    cand = [
+        {int(v)} if v else set(range(1, geo.n + 1)) - {int(values[p]) for p in geo.peers[c]}
+        for c, v in enumerate(values)
+    ]
+    grid = [int(v) for v in values]
+    changed = True
+    while changed:
+        changed = False
+        for cell in range(geo.ncells):
+            if not grid[cell] and len(cand[cell]) == 1:
+                grid[cell] = next(iter(cand[cell]))
+                changed = True
+        for unit in geo.units:
+            for value in range(1, geo.n + 1):
+                spots = [c for c in unit if value in cand[c]]
+                if len(spots) == 1 and not grid[spots[0]]:
+                    grid[spots[0]] = value
+                    changed = True
+        for cell in range(geo.ncells):
+            if grid[cell]:
+                cand[cell] = {grid[cell]}
+                for peer in geo.peers[cell]:
+                    cand[peer].discard(grid[cell])
+        if any(not c for c in cand):
+            return False
+    return all(grid)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), keep=st.floats(0.2, 0.6))
+def test_singles_kernel_matches_the_reference(seed: int, keep: float) -> None:
+    geo = geometry_for(9)
+    rng = np.random.default_rng(seed)
+    solution = parse(engine.random_grid(9, seed=seed)).values
+    values = np.where(rng.random(geo.ncells) < keep, solution, 0).astype(np.uint8)
+    scratch = (
+        np.zeros(geo.ncells, dtype=np.uint64),
+        np.zeros(geo.ncells, dtype=np.int32),
+        np.zeros(geo.ncells, dtype=np.bool_),
+        np.zeros(3 * geo.n, dtype=np.bool_),
+    )
+    fast = singles_solve(values, geo.peers, geo.units, geo.cell_units, *scratch)
+    assert fast == singles_reference(geo, values)

@@ -126,14 +126,17 @@ def verify_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[int, list[Problem]]:
         by_shape.setdefault((int(row["box_rows"]), int(row["box_cols"])), []).append((index, row))
     problems = []
     for (rows_, cols_), group in by_shape.items():
-        try:
-            counts, found = engine.count_many(
-                [row["givens"] for _, row in group], 2, (rows_, cols_), solutions=True
-            )
-        except engine.InvalidPuzzle as exc:
-            problems.append(Problem(-1, "", f"{rows_}x{cols_} boxes: {exc}"))
-            continue
-        for (index, row), count, solution in zip(group, counts, found, strict=True):
+        valid = []
+        for index, row in group:  # malformed givens are problems of their own row
+            try:
+                engine.parse(str(row["givens"]), (rows_, cols_))
+                valid.append((index, row))
+            except ValueError as exc:
+                problems.append(Problem(index, str(row.get("id")), str(exc)))
+        counts, found = engine.count_many(
+            [row["givens"] for _, row in valid], 2, (rows_, cols_), solutions=True
+        )
+        for (index, row), count, solution in zip(valid, counts, found, strict=True):
             if count != 1:
                 what = "no solution" if count == 0 else "more than one solution"
                 problems.append(Problem(index, str(row.get("id")), what))

@@ -62,13 +62,15 @@ def test_verify_accepts_good_puzzles_and_names_bad_ones(stage_files: dict[str, P
     rows[1]["givens"] = "." * 36  # many solutions
     swapped = rows[2]["solution"]
     rows[2]["solution"] = swapped[1] + swapped[0] + swapped[2:]  # a wrong stored solution
+    rows[4]["givens"] = "11" + rows[4]["givens"][2:]  # two 1s in the first row
     tampered = stage_files["folder"] / "tampered.parquet"
     write_table(rows, tampered, PUZZLE_SCHEMA)
     code, out, err = invoke("verify", tampered)
     assert code == 1
     assert f"row 1 (id {rows[1]['id']}): more than one solution" in out
     assert f"row 2 (id {rows[2]['id']}): stored solution is wrong" in out
-    assert one_error_line(err) == "Error: 2 of 6 puzzles failed verification"
+    assert f"row 4 (id {rows[4]['id']}): " in out and "row 3" not in out
+    assert one_error_line(err) == "Error: 3 of 6 puzzles failed verification"
 
 
 def test_stats_counts_per_size_and_tier(stage_files: dict[str, Path]) -> None:

@@ -4,9 +4,12 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
 
 * Every step gets a rating on the SE scale (``RATINGS``): full house 1.0, hidden single 1.2 in a
   box and 1.5 in a line, naked single 2.3, pointing 2.6, claiming 2.8, naked pair 3.0, X-wing 3.2,
-  hidden pair 3.4, naked triple 3.6, swordfish 3.8, hidden triple 4.0, XY-wing 4.2, XYZ-wing 4.4,
-  naked quad 5.0, jellyfish 5.2, hidden quad 5.4, colouring and the two-link patterns 6.5-6.6,
-  chains from 6.5 plus a bonus that grows with the logarithm of their length.
+  hidden pair 3.4, naked triple 3.6, swordfish 3.8, hidden triple 4.0, and, as Sukaku Explainer
+  (the SE that rated the public puzzle banks) does, skyscraper 4.0, 2-string kite 4.1, any other
+  turbot fish (an X-chain of two strong links) 4.2; XY-wing 4.2, XYZ-wing 4.4, unique rectangle
+  4.5 (types beyond 1: 4.6), naked quad 5.0, jellyfish 5.2, hidden quad 5.4, BUG+1 5.6, colouring
+  and W-wing 6.5-6.6 (SE finds them as chains), chains from 6.5 plus a bonus that grows with the
+  logarithm of their length.
 * A pass counts at the rating of the easiest step it offers, as a rater takes the easiest step
   (a puzzle whose every pass has a hidden single in a box is a 1.2, one that once offers only
   naked singles 2.3). *Direct* forms, whose eliminations leave a hidden single at once, rate
@@ -42,6 +45,7 @@ from engine.canon import canonical
 from engine.geometry import Geometry
 from engine.logic.passes import Contradiction, Record, Step, workspace
 from engine.logic.state import (
+    BUG_PLUS_ONE,
     HIDDEN_SINGLE,
     NAKED_SINGLE,
     S_DIRECT,
@@ -50,6 +54,7 @@ from engine.logic.state import (
     S_TECH,
     TECHNIQUES,
     TRIAL_AND_ERROR,
+    UNIQUE_RECTANGLE,
     X_CHAIN,
 )
 from engine.search import OUT_OF_BUDGET
@@ -83,11 +88,13 @@ RATINGS: dict[str, float] = {
     "x_wing": 3.2,
     "swordfish": 3.8,
     "jellyfish": 5.2,
-    "skyscraper": 6.6,
-    "two_string_kite": 6.6,
+    "skyscraper": 4.0,
+    "two_string_kite": 4.1,
     "xy_wing": 4.2,
     "xyz_wing": 4.4,
     "w_wing": 6.6,
+    "unique_rectangle": 4.5,
+    "bug_plus_one": 5.6,
     "simple_colouring": 6.5,
     "x_chain": 6.5,
     "xy_chain": 6.6,
@@ -95,6 +102,9 @@ RATINGS: dict[str, float] = {
     "trial_and_error": 7.5,
 }
 HIDDEN_SINGLE_IN_BOX = 1.2
+TURBOT_RATING = 4.2  # an X-chain of turbot-fish length (engine.logic.chains.TURBOT_LEVELS)
+TURBOT_LINKS = 5
+UR_TYPE_BONUS = 0.1  # unique rectangles beyond type 1 rate a step higher, as in SE
 CHAIN_BONUS = 0.1  # per step of the length ladder below
 CHAIN_FREE_LINKS = 4  # chains up to this many links get no bonus
 CHAIN_GROWTH = 1.5  # each further bonus step needs this factor more links
@@ -160,16 +170,19 @@ def grade(
         clash = find_clash(grid.geometry, grid.values)
         if clash:
             raise InvalidPuzzle(clash) from None
+        # uniqueness steps assume one solution: a puzzle with several can contradict them
+        _count_solutions(grid)
         raise NoSolution(f"puzzle has no solution: {grid.to_text()}") from None
-    if run.solved:
+    if run.solved and not _assumes_uniqueness(run.record.steps):
         solution = run.values  # sound steps and a complete, consistent grid: the one solution
+    elif run.solved:
+        _count_solutions(grid)  # the steps were sound only if the solution is unique
+        solution = run.values
     else:
-        # the stuck state has the puzzle's solutions (every step is sound) and is faster to count
-        count, solution = count_grid(Grid(grid.geometry, run.values), 2)
-        if count == 0:
-            raise NoSolution(f"puzzle has no solution: {grid.to_text()}")
-        if count > 1:
-            raise MultipleSolutions(f"puzzle has more than one solution: {grid.to_text()}")
+        # the stuck state has the puzzle's solutions (every step is sound, uniqueness steps if
+        # there is one solution) and is faster to count
+        stuck = Grid(grid.geometry, run.values)
+        solution = _count_solutions(grid if _assumes_uniqueness(run.record.steps) else stuck)
     record = run.record
     steps = record.steps
     iterations = run.passes
@@ -214,6 +227,22 @@ def grade(
     )
 
 
+def _assumes_uniqueness(steps: np.ndarray) -> bool:
+    """True when a step is sound only for a puzzle with one solution (unique rectangle, BUG+1)."""
+    techs = steps[:, S_TECH]
+    return bool(((techs == UNIQUE_RECTANGLE) | (techs == BUG_PLUS_ONE)).any())
+
+
+def _count_solutions(grid: Grid) -> np.ndarray:
+    """The one solution of ``grid``; raises NoSolution or MultipleSolutions otherwise."""
+    count, solution = count_grid(grid, 2)
+    if count == 0:
+        raise NoSolution(f"puzzle has no solution: {grid.to_text()}")
+    if count > 1:
+        raise MultipleSolutions(f"puzzle has more than one solution: {grid.to_text()}")
+    return solution
+
+
 @cache
 def _symbol_table(n: int) -> np.ndarray:
     return lookup_table(n)
@@ -250,6 +279,10 @@ def _rate(steps, n, ratings, direct_ratings, tally):
         if tech == HIDDEN_SINGLE or (tech == NAKED_SINGLE and extra >= 0):
             # a naked single that is also a hidden single counts as the hidden single
             rating = HIDDEN_SINGLE_IN_BOX if extra >= 2 * n else ratings[HIDDEN_SINGLE]
+        elif tech == X_CHAIN and extra <= TURBOT_LINKS:
+            rating = TURBOT_RATING
+        elif tech == UNIQUE_RECTANGLE and extra > 1:
+            rating += UR_TYPE_BONUS
         elif X_CHAIN <= tech <= TRIAL_AND_ERROR:  # chains, and trials by their length
             limit = float(CHAIN_FREE_LINKS)
             while extra > limit:

@@ -42,6 +42,10 @@ from engine.logic.state import (
     popcount,
 )
 
+#: Weak-strong pairs of a turbot fish (skyscraper, 2-string kite, empty rectangle and kin): two
+#: strong links joined by a weak one, an X-chain that SE rates with the single-digit patterns.
+TURBOT_LEVELS = 2
+
 
 @njit(cache=True)
 def _set(rows, x, y):
@@ -102,21 +106,22 @@ def _link_between(weak, strong, x, y, words):
 
 
 @njit(cache=True)
-def find_chains(cand, placed, pos, T, rec, tech):
-    """Record every candidate that a chain of kind ``tech`` (X_CHAIN, XY_CHAIN, AIC) refutes.
+def find_chains(cand, placed, pos, T, rec, tech, max_level):
+    """Record every candidate that a chain of kind ``tech`` (X_CHAIN, XY_CHAIN, AIC) of at most
+    ``max_level`` weak-strong pairs refutes (``TURBOT_LEVELS`` finds the turbot fishes).
 
     X-chains never leave their digit, so they are searched one digit at a time (small sets).
     """
     n = T[T_UNITS].shape[1]
     if tech == X_CHAIN:
         for d in range(n):
-            _search(cand, placed, pos, T, rec, tech, bit(d))
+            _search(cand, placed, pos, T, rec, tech, bit(d), max_level)
     else:
-        _search(cand, placed, pos, T, rec, tech, ~U0)
+        _search(cand, placed, pos, T, rec, tech, ~U0, max_level)
 
 
 @njit(cache=True)
-def _search(cand, placed, pos, T, rec, tech, digits):
+def _search(cand, placed, pos, T, rec, tech, digits, max_level):
     """The chain search over the candidates of the given digits (see the module docstring)."""
     n = T[T_UNITS].shape[1]
     ncells = cand.shape[0]
@@ -163,7 +168,7 @@ def _search(cand, placed, pos, T, rec, tech, digits):
             if step[z, i] & weak[z, i]:
                 hit = True
         level = 1
-        while not hit:
+        while not hit and level < max_level:
             grew = False
             for i in range(words):
                 levels[level + 1, i] = U0

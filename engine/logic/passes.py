@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from engine.geometry import Geometry
-from engine.logic.chains import find_chains
+from engine.logic.chains import TURBOT_LEVELS, find_chains
 from engine.logic.colouring import find_colouring
 from engine.logic.fish import find_fish
 from engine.logic.forcing import find_forcing
@@ -39,6 +39,7 @@ from engine.logic.single_digit import find_turbot
 from engine.logic.singles import find_singles
 from engine.logic.state import (
     AIC,
+    BUG_PLUS_ONE,
     C_EFFECTS,
     C_OVERFLOW,
     C_PROOF,
@@ -73,6 +74,7 @@ from engine.logic.state import (
     TRIAL_AND_ERROR,
     TWO_STRING_KITE,
     U0,
+    UNIQUE_RECTANGLE,
     W_WING,
     X_CHAIN,
     X_WING,
@@ -89,10 +91,15 @@ from engine.logic.state import (
     tables,
 )
 from engine.logic.subsets import find_subsets
+from engine.logic.uniqueness import find_bug, find_unique_rectangles
 from engine.logic.wings import find_wings
 
-#: Rungs of the pass loop, easiest first by Sudoku Explainer rating; FULL_HOUSE stands for the
-#: singles rung (all three singles).
+#: A rung that is no technique of its own: X-chains of turbot-fish length (recorded as X_CHAIN).
+TURBOT = len(TECHNIQUES)
+
+#: Rungs of the pass loop, easiest first by Sudoku Explainer rating (as Sukaku Explainer, which
+#: rates the single-digit patterns with the wings); FULL_HOUSE stands for the singles rung (all
+#: three singles).
 RUNGS = (
     FULL_HOUSE,
     LOCKED_POINTING,
@@ -103,14 +110,17 @@ RUNGS = (
     NAKED_TRIPLE,
     SWORDFISH,
     HIDDEN_TRIPLE,
+    SKYSCRAPER,
+    TWO_STRING_KITE,
+    TURBOT,
     XY_WING,
     XYZ_WING,
+    UNIQUE_RECTANGLE,
     NAKED_QUAD,
     JELLYFISH,
     HIDDEN_QUAD,
+    BUG_PLUS_ONE,
     SIMPLE_COLOURING,
-    SKYSCRAPER,
-    TWO_STRING_KITE,
     W_WING,
     X_CHAIN,
     XY_CHAIN,
@@ -129,6 +139,10 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         if enabled[FULL_HOUSE] or enabled[NAKED_SINGLE] or enabled[HIDDEN_SINGLE]:
             find_singles(cand, placed, pos, T, enabled, rec, work[0], work[1], work[2])
         return
+    if rung == TURBOT:
+        if enabled[X_CHAIN]:
+            find_chains(cand, placed, pos, T, rec, X_CHAIN, TURBOT_LEVELS)
+        return
     if not enabled[rung]:
         return
     if rung in (LOCKED_POINTING, LOCKED_CLAIMING):
@@ -142,10 +156,14 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_turbot(cand, placed, pos, T, rec, rung)
     elif XY_WING <= rung <= W_WING:
         find_wings(cand, placed, pos, T, rec, rung)
+    elif rung == UNIQUE_RECTANGLE:
+        find_unique_rectangles(cand, placed, pos, T, rec)
+    elif rung == BUG_PLUS_ONE:
+        find_bug(cand, placed, pos, T, rec)
     elif rung == SIMPLE_COLOURING:
         find_colouring(cand, placed, pos, T, rec)
     elif X_CHAIN <= rung <= AIC:
-        find_chains(cand, placed, pos, T, rec, rung)
+        find_chains(cand, placed, pos, T, rec, rung, cand.shape[0] * T[T_UNITS].shape[1])
     elif rung == TRIAL_AND_ERROR:
         find_forcing(cand, placed, T, rec)
 

@@ -4,7 +4,8 @@ adding the technique must get further (fewer candidates left).
 
 "Before" follows HoDoKu's own order, which made the exemplars: it differs from our contract ladder
 in a few places (naked triple before hidden pair, W-wing before XY-wing, locked pairs and triples
-before locked candidates, remote pairs right after the fish).
+before locked candidates, remote pairs and BUG+1 right after the fish, unique rectangles after the
+wings).
 """
 
 from __future__ import annotations
@@ -39,18 +40,20 @@ HODOKU_ORDER = (
     "x_wing",
     "swordfish",
     "jellyfish",
+    "bug_plus_one",
     "skyscraper",
     "two_string_kite",
     "w_wing",
     "xy_wing",
     "xyz_wing",
+    "unique_rectangle",
     "simple_colouring",
     "x_chain",
     "xy_chain",
     "aic",
 )
 #: Codes that HoDoKu tries earlier than our technique for them: code -> first technique after it.
-TRIED_BEFORE = {"0110": "locked_pointing", "0111": "locked_pointing", "0703": "skyscraper"}
+TRIED_BEFORE = {"0110": "locked_pointing", "0111": "locked_pointing", "0703": "bug_plus_one"}
 
 
 def candidates_left(run) -> int:

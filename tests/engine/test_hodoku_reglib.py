@@ -23,7 +23,8 @@ MIN_FOUND = 0.99
 GEO = geometry(3, 3)
 
 #: HoDoKu code (variant suffix dropped) -> our technique id; codes not listed are techniques we do
-#: not implement (finned/Franken fish, uniqueness, grouped chains, ALS, ...).
+#: not implement (finned/Franken fish, unique rectangle type 3, hidden and avoidable rectangles,
+#: grouped chains, ALS, ...).
 CODES = {
     "0000": "full_house",
     "0002": "hidden_single",
@@ -43,6 +44,12 @@ CODES = {
     "0302": "jellyfish",
     "0400": "skyscraper",
     "0401": "two_string_kite",
+    "0600": "unique_rectangle",  # type 1
+    "0601": "unique_rectangle",  # type 2
+    "0603": "unique_rectangle",  # type 4
+    "0604": "unique_rectangle",  # type 5
+    "0605": "unique_rectangle",  # type 6
+    "0610": "bug_plus_one",
     "0500": "simple_colouring",  # trap
     "0501": "simple_colouring",  # wrap
     "0701": "x_chain",

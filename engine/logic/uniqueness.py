@@ -1,0 +1,263 @@
+"""Uniqueness techniques: unique rectangles and BUG+1. Sound only for puzzles with one solution.
+
+A *deadly pattern* is a set of open cells that could swap two digits and still solve the puzzle:
+four cells at the corners of a rectangle in two rows, two columns and two boxes, all holding only
+the same two digits a and b, would give a second solution. A puzzle with one solution never
+reaches it, so any candidate whose removal would leave it is true, and any whose placement would
+force it is false. The grader therefore checks uniqueness itself whenever one of these was used.
+
+Unique rectangle (``extra`` = the type, as SE and HoDoKu number them); *floor* cells hold exactly
+{a, b}, *roof* cells hold more:
+
+* type 1: three floor cells: a and b leave the roof cell;
+* types 2 and 5: every roof cell holds {a, b, c} for one extra c: one of them holds c, so c leaves
+  every cell that sees all of them (2: roof cells in one line; 5: diagonal, or three of them);
+* type 4: two roof cells in one unit where a has no other place: one of them holds a, so b leaves
+  both;
+* type 6: floor cells diagonal, and a has no other place in either of the rectangle's rows (or
+  either of its columns): a in a roof cell would force it into both, so a leaves both.
+
+Corners may miss one of a and b (eliminated earlier, not given): swapping a and b in the corners
+of a solution still gives a solution, so the reasoning holds (HoDoKu's "missing candidates").
+
+BUG+1 (bivalue universal grave): when every open cell but one holds two candidates and each digit
+has two places in every unit but for one digit in the exception's units, the exception holds that
+digit (otherwise every cell is bivalue and the grid has zero or two solutions): its other
+candidates are eliminated (the naked single follows in the next pass).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.logic.state import (
+    BUG_PLUS_ONE,
+    T_CELL_UNITS,
+    T_UNIT_POS,
+    T_UNITS,
+    U0,
+    UNIQUE_RECTANGLE,
+    add_proof,
+    bit,
+    commit,
+    eliminate,
+    lowest_bit,
+    mark,
+    popcount,
+    sees,
+)
+
+TYPE_1, TYPE_2, TYPE_4, TYPE_5, TYPE_6 = 1, 2, 4, 5, 6
+CORNERS = 4
+
+
+@njit(cache=True)
+def find_unique_rectangles(cand, placed, pos, T, rec):
+    """Record every unique rectangle of types 1, 2, 4, 5 and 6 (one step per rectangle, digit
+    pair and type)."""
+    units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
+    n = units.shape[1]
+    corners = np.zeros(CORNERS, dtype=np.int64)
+    for r1 in range(n):
+        for r2 in range(r1 + 1, n):
+            for c1 in range(n):
+                for c2 in range(c1 + 1, n):
+                    corners[0], corners[1] = r1 * n + c1, r1 * n + c2
+                    corners[2], corners[3] = r2 * n + c1, r2 * n + c2
+                    if _two_boxes(corners, placed, cell_units):
+                        _rectangle(cand, placed, pos, T, rec, corners)
+
+
+@njit(cache=True)
+def _two_boxes(corners, placed, cell_units):
+    """True when the four corners are open and lie in exactly two boxes."""
+    for i in range(CORNERS):
+        if placed[corners[i]]:
+            return False
+    a, b, c = corners[0], corners[1], corners[2]
+    same_row_box = cell_units[a, 2] == cell_units[b, 2]
+    same_col_box = cell_units[a, 2] == cell_units[c, 2]
+    return same_row_box != same_col_box
+
+
+@njit(cache=True)
+def _rectangle(cand, placed, pos, T, rec, corners):
+    """Try each digit pair that a bivalue corner holds (every type needs a floor cell)."""
+    for i in range(CORNERS):
+        ab = cand[corners[i]]
+        if popcount(ab) != 2:
+            continue
+        repeated = False
+        for j in range(i):
+            if cand[corners[j]] == ab:
+                repeated = True
+        if not repeated:
+            a = lowest_bit(ab)
+            _pair(cand, placed, pos, T, rec, corners, a, ab ^ a)
+
+
+@njit(cache=True)
+def _pair(cand, placed, pos, T, rec, corners, a, b):
+    """The unique-rectangle types on the digit pair {a, b} (bits) of one rectangle."""
+    cell_units = T[T_CELL_UNITS]
+    ab = a | b
+    floor = 0  # bit i set: corner i holds exactly {a, b}
+    for i in range(CORNERS):
+        if cand[corners[i]] == ab:
+            floor |= 1 << i
+    floors = popcount(np.uint64(floor))
+    if floors == CORNERS:
+        return  # the deadly pattern itself: the state has no unique solution
+    for i in range(CORNERS):
+        if cand[corners[i]] & ab == U0:
+            return  # a corner that can hold neither digit: no deadly pattern
+    if floors == CORNERS - 1:
+        start = _open(rec, corners)
+        roof = corners[_lowest_index(CORNERS, ~floor)]
+        eliminate(rec, cand, roof, _index(a))
+        eliminate(rec, cand, roof, _index(b))
+        commit(rec, start, UNIQUE_RECTANGLE, TYPE_1, ab)
+        return
+    if floors:
+        _one_extra(cand, placed, T, rec, corners, ab, floor, floors)
+    if floors == 2:
+        diagonal = floor in (0b1001, 0b0110)
+        if diagonal:
+            _type_6(cand, pos, T, rec, corners, a, b, floor)
+        else:
+            roof1 = corners[_lowest_index(CORNERS, ~floor)]
+            roof2 = corners[_lowest_index(CORNERS, ~floor & ~(1 << _lowest_index(CORNERS, ~floor)))]
+            for k in range(3):
+                if cell_units[roof1, k] == cell_units[roof2, k]:
+                    _type_4(cand, pos, T, rec, corners, roof1, roof2, k, a, b)
+                    _type_4(cand, pos, T, rec, corners, roof1, roof2, k, b, a)
+
+
+@njit(cache=True)
+def _one_extra(cand, placed, T, rec, corners, ab, floor, floors):
+    """Types 2 and 5: every roof cell holds {a, b} and the same one extra digit."""
+    cell_units = T[T_CELL_UNITS]
+    extra = U0
+    for i in range(CORNERS):
+        if not floor >> i & 1:
+            rest = cand[corners[i]] & ~ab
+            if popcount(rest) != 1 or (extra != U0 and rest != extra):
+                return
+            extra = rest
+    digit = _index(extra)
+    start = _open(rec, corners)
+    for cell in range(cand.shape[0]):
+        if placed[cell] or not cand[cell] & extra:
+            continue
+        sees_all = True
+        for i in range(CORNERS):
+            if not floor >> i & 1 and not sees(cell, corners[i], cell_units):
+                sees_all = False
+        if sees_all:
+            eliminate(rec, cand, cell, digit)
+    aligned = floors == 2 and floor not in (0b1001, 0b0110)
+    commit(rec, start, UNIQUE_RECTANGLE, TYPE_2 if aligned else TYPE_5, extra)
+
+
+@njit(cache=True)
+def _type_4(cand, pos, T, rec, corners, roof1, roof2, k, keep, drop):
+    """Type 4: ``keep`` has no place in the roof cells' shared unit of kind ``k`` (row, column,
+    box) but those two cells, so ``drop`` leaves them."""
+    unit_pos = T[T_UNIT_POS]
+    only = bit(unit_pos[roof1, k]) | bit(unit_pos[roof2, k])
+    if pos[_index(keep), T[T_CELL_UNITS][roof1, k]] != only:
+        return
+    start = _open(rec, corners)
+    eliminate(rec, cand, roof1, _index(drop))
+    eliminate(rec, cand, roof2, _index(drop))
+    commit(rec, start, UNIQUE_RECTANGLE, TYPE_4, keep | drop)
+
+
+@njit(cache=True)
+def _type_6(cand, pos, T, rec, corners, a, b, floor):
+    """Type 6: diagonal floor; a digit confined to the rectangle in both rows (or both columns)
+    leaves the roof cells."""
+    cell_units, unit_pos = T[T_CELL_UNITS], T[T_UNIT_POS]
+    for digit_bit in (a, b):
+        d = _index(digit_bit)
+        for k in range(2):  # the rectangle's rows (k = 0) or its columns (k = 1)
+            confined = True
+            for line in range(2):  # corners 0-1 and 2-3 share rows, 0-2 and 1-3 columns
+                x = corners[2 * line] if k == 0 else corners[line]
+                y = corners[2 * line + 1] if k == 0 else corners[line + 2]
+                only = bit(unit_pos[x, k]) | bit(unit_pos[y, k])
+                if pos[d, cell_units[x, k]] != only:
+                    confined = False
+            if confined:
+                start = _open(rec, corners)
+                for i in range(CORNERS):
+                    if not floor >> i & 1:
+                        eliminate(rec, cand, corners[i], d)
+                commit(rec, start, UNIQUE_RECTANGLE, TYPE_6, digit_bit)
+                break
+
+
+@njit(cache=True)
+def _open(rec, corners):
+    start = mark(rec)
+    for i in range(CORNERS):
+        add_proof(rec, corners[i])
+    return start
+
+
+@njit(cache=True)
+def _lowest_index(width, mask):
+    for i in range(width):
+        if mask >> i & 1:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _index(single_bit):
+    return popcount(single_bit - np.uint64(1))
+
+
+@njit(cache=True)
+def find_bug(cand, placed, pos, T, rec):
+    """Record the BUG+1 placement when the state is a bivalue universal grave plus one cell."""
+    units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
+    n = units.shape[1]
+    extra_cell = -1
+    for cell in range(cand.shape[0]):
+        if placed[cell]:
+            continue
+        count = popcount(cand[cell])
+        if count == 3 and extra_cell < 0:
+            extra_cell = cell
+        elif count != 2:
+            return
+    if extra_cell < 0:
+        return
+    # the extra digit: three places in the extra cell's row; every other count must be 0 or 2
+    target = -1
+    m = cand[extra_cell]
+    while m:
+        low = lowest_bit(m)
+        m ^= low
+        if popcount(pos[_index(low), cell_units[extra_cell, 0]]) == 3:
+            target = _index(low)
+    if target < 0:
+        return
+    for u in range(units.shape[0]):
+        own = cell_units[extra_cell, 0] == u or cell_units[extra_cell, 1] == u
+        own = own or cell_units[extra_cell, 2] == u
+        for d in range(n):
+            count = popcount(pos[d, u])
+            expected = 3 if own and d == target else 2
+            if count not in (0, expected):
+                return
+    start = mark(rec)
+    add_proof(rec, extra_cell)
+    others = cand[extra_cell] & ~bit(target)
+    while others:
+        low = lowest_bit(others)
+        others ^= low
+        eliminate(rec, cand, extra_cell, _index(low))
+    commit(rec, start, BUG_PLUS_ONE, 0, bit(target))

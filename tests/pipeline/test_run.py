@@ -10,7 +10,10 @@ import sys
 import time
 from pathlib import Path
 
+import duckdb
 import numpy as np
+import pandas as pd
+import polars as pl
 import pytest
 
 import engine
@@ -96,6 +99,13 @@ def test_run_makes_the_book(tmp_path: Path) -> None:
     assert manifest["counts"]["puzzles"] == 10 and manifest["seed"] == 7
     assert (result.folder / MANIFEST_FILE).exists() and (result.folder / "small-test.pdf").exists()
     assert read_metadata(result.folder / PUZZLES_FILE)["schema_version"]
+    stored = result.folder / PUZZLES_FILE  # nested columns too read cleanly in all three
+    ids = [row["id"] for row in rows]
+    assert pl.read_parquet(stored)["id"].to_list() == ids
+    frame = pd.read_parquet(stored)
+    assert frame["id"].tolist() == ids and len(frame["techniques"][0]) >= 1
+    steps = duckdb.sql(f"select sum(t.steps) from (select unnest(techniques) as t from '{stored}')")
+    assert steps.fetchall()[0][0] == sum(t["steps"] for row in rows for t in row["techniques"])
     assert Catalog(recipe.output).known_ids() == {r["id"] for r in rows}
     assert not (result.folder / LOCK_FILE).exists()
 

@@ -27,16 +27,17 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
-from engine.dig_kernels import NO_CELL, UNLIMITED, dig_orbits, removable
+from engine.dig_kernels import NO_CELL, UNLIMITED, dig_orbits
 from engine.geometry import Geometry
 from engine.grade import RATINGS, Grade, grade
 from engine.grids import Seed, rng_from
 from engine.logic.state import TECHNIQUE_INDEX
 from engine.solver import workspace
-from engine.text import Grid, parse, to_text
+from engine.text import BAD, Grid, infer_geometry, lookup_table, parse, to_text
 from engine.tiers import DEFAULT_TIERS, Tier
 
 SYMMETRIES = (
@@ -87,6 +88,10 @@ class UnknownTier(ValueError):
     """The target names no tier of the tiers in use."""
 
 
+class InvalidBudget(ValueError):
+    """The attempt budget or time limit is not positive."""
+
+
 class NotASolution(ValueError):
     """The grid to dig from has blanks (it must be a complete, valid grid)."""
 
@@ -102,8 +107,10 @@ class DigResult:
     symmetry: str
 
 
+@cache
 def orbits(geo: Geometry, symmetry: str) -> np.ndarray:
-    """Cells grouped by the symmetry, one orbit per row padded with NO_CELL, in first-cell order.
+    """Cells grouped by the symmetry, one orbit per row padded with NO_CELL, in first-cell order
+    (cached and read-only: every dig of a size shares it).
 
     mirror_horizontal swaps top and bottom, mirror_vertical left and right; diagonal reflects in
     the main diagonal, anti_diagonal in the other one; rotate90 is the group of quarter turns.
@@ -139,6 +146,7 @@ def orbits(geo: Geometry, symmetry: str) -> np.ndarray:
     table = np.full((len(rows), 1 + len(maps)), NO_CELL, dtype=np.int32)
     for i, orbit in enumerate(rows):
         table[i, : len(orbit)] = orbit
+    table.setflags(write=False)
     return table
 
 
@@ -175,12 +183,11 @@ def dig(
     ``budget`` caps the graded candidates (default DEFAULT_BUDGET), ``time_limit`` the seconds.
     Deterministic for a given seed. Raises :class:`ImpossibleBand`, :class:`DigFailed`.
     """
-    grid = parse(solution)
-    if not grid.values.all():
-        blank = int(np.flatnonzero(grid.values == 0)[0])
-        raise NotASolution(
-            f"cannot dig from a grid with blanks: {grid.geometry.cell_name(blank)} is empty"
-        )
+    if budget is not None and budget < 1:
+        raise InvalidBudget(f"budget must be at least 1 attempt, got {budget}")
+    if time_limit is not None and time_limit <= 0:
+        raise InvalidBudget(f"time_limit must be positive seconds, got {time_limit}")
+    grid = _full_grid(solution)
     geo = grid.geometry
     table = orbits(geo, symmetry)
     mapping = dict(tiers) if tiers is not None else tiers_for(geo)
@@ -200,6 +207,27 @@ def dig(
         )
     digger = _Digger(grid, table, band, mapping, minimal, rng_from(seed))
     return digger.run(budget or DEFAULT_BUDGET, time_limit, symmetry)
+
+
+_symbol_table = cache(lookup_table)
+
+
+def _full_grid(text: str) -> Grid:
+    """The complete grid to dig from. The fast path reads symbols by table and lets the counter
+    find clashes (a clashing grid counts 0); on any fault ``parse`` names it precisely."""
+    text = text.strip()
+    geo = infer_geometry(len(text))
+    values = None
+    if text.isascii():
+        values = _symbol_table(geo.n)[np.frombuffer(text.encode(), dtype=np.uint8)]
+    if values is None or (values == BAD).any():
+        values = parse(text).values
+    if not values.all():
+        blank = int(np.flatnonzero(values == 0)[0])
+        raise NotASolution(f"cannot dig from a grid with blanks: {geo.cell_name(blank)} is empty")
+    if workspace(geo).search(values, 1, np.zeros_like(values)) != 1:
+        parse(text)  # raises InvalidPuzzle naming the clash
+    return Grid(geo, values)
 
 
 def check_possible(band: Tier, geo: Geometry, minimal: bool) -> None:
@@ -302,7 +330,9 @@ class _Digger:
         self.singles = singles_level(band)
         # non-minimal digs stop at the band's fewest clues; minimal ones go all the way
         self.floor = band.clues[0] if band.clues and not minimal else 0
-        self.max_nodes = UNLIMITED if self.geo.n <= LARGE_GRID else LARGE_NODE_CAP * self.geo.n
+        # big non-minimal digs keep a clue whose removal is slow to prove (minimal ones cannot)
+        capped = self.geo.n > LARGE_GRID and not minimal
+        self.max_nodes = LARGE_NODE_CAP * self.geo.n if capped else UNLIMITED
 
     def run(self, budget: int, time_limit: float | None, symmetry: str) -> DigResult:
         deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -390,19 +420,12 @@ class _Digger:
         return grade(Grid(self.geo, puzzle.copy()), self.mapping)
 
     def accept(self, puzzle: np.ndarray) -> bool:
-        """The final checks: exactly one solution, and minimal when asked."""
+        """The final check: exactly one solution, the grid's. (Minimality needs no check: an
+        uncapped pass over every orbit leaves none removable, since a removal that breaks
+        uniqueness breaks it for every subset of the clues.)"""
         solution = np.zeros_like(puzzle)
-        state = np.zeros(2, dtype=np.uint64)
-        if workspace(self.geo).search(puzzle, 2, solution, state) != 1:
-            return False
-        if not np.array_equal(solution, self.solution):
-            return False
-        return not self.minimal or (
-            removable(
-                puzzle, self.orbits, UNLIMITED, self.tables, self.buffers, self.geo_tables, state
-            )
-            < 0
-        )
+        count = workspace(self.geo).search(puzzle, 2, solution)
+        return count == 1 and np.array_equal(solution, self.solution)
 
     def failure(self, closest: Grade | None, attempts: int) -> str:
         where = f"tier {self.band.name!r} on {self.geo}"

@@ -171,32 +171,3 @@ def dig_orbits(
                 cell = orbits[i, k]
                 puzzle[cell] = solution[cell]
     return clues
-
-
-@njit(cache=True)
-def removable(puzzle, orbits, max_nodes, tables, buffers, geo_tables, rng):
-    """Index of the first all-clue orbit whose blanking keeps the puzzle unique, or -1 (the
-    puzzle is then minimal under its symmetry). ``puzzle`` is left as it was."""
-    scratch = _scratch(puzzle.shape[0], geo_tables[1].shape[0])
-    for i in range(orbits.shape[0]):
-        size = 0
-        full = True
-        for k in range(orbits.shape[1]):
-            cell = orbits[i, k]
-            if cell == NO_CELL:
-                break
-            size += 1
-            if puzzle[cell] == 0:
-                full = False
-        if not full:
-            continue
-        kept = np.empty(size, dtype=np.uint8)
-        for k in range(size):
-            kept[k] = puzzle[orbits[i, k]]
-            puzzle[orbits[i, k]] = 0
-        unique = holds(puzzle, False, max_nodes, tables, buffers, geo_tables, scratch, rng)
-        for k in range(size):
-            puzzle[orbits[i, k]] = kept[k]
-        if unique:
-            return i
-    return -1

@@ -15,6 +15,7 @@ from engine.dig import (
     SYMMETRIES,
     DigFailed,
     ImpossibleBand,
+    InvalidBudget,
     NotASolution,
     UnknownSymmetry,
     UnknownTier,
@@ -191,6 +192,10 @@ def test_bad_inputs_are_named() -> None:
         dig(solution, "fiendish", seed=1)
     with pytest.raises(NotASolution, match="r1c1"):
         dig("." + solution[1:], "easy", seed=1)
+    with pytest.raises(InvalidBudget, match="budget"):
+        dig(solution, "easy", seed=1, budget=0)
+    with pytest.raises(InvalidBudget, match="time_limit"):
+        dig(solution, "easy", seed=1, time_limit=-1.0)
 
 
 @pytest.mark.parametrize("symmetry", SYMMETRIES)

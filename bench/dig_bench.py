@@ -1,0 +1,90 @@
+"""Digging throughput: unique puzzles per second per tier, ours and qqwing's side by side.
+
+Run: .venv/bin/python bench/dig_bench.py [--count 200] [--quick]
+One core (one process). qqwing (Debian package `qqwing`, `apt-get install qqwing`) generates the
+same number of puzzles at each of its levels in the same run. Each qqwing level is compared with
+the tier where our grader puts most of qqwing's puzzles of that level (printed), and ours are
+dug minimal, as qqwing's are, without symmetry (qqwing's default). Our rates include making the
+full grids. Large sizes print the median seconds per unique puzzle at their default tiers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import platform
+import shutil
+import statistics
+import subprocess
+import time
+
+import engine
+
+QQWING_LEVELS = ("simple", "easy", "intermediate", "expert")
+OUR_TIERS = ("easy", "medium", "hard", "expert", "extreme")
+LARGE = ((16, "medium", 11), (25, "medium", 5), (36, "medium", 3))  # size, tier, puzzles
+TARGET_RATIO = 10.0  # the issue's goal: ten times qqwing's rate
+SEED = 20261122
+
+
+def qqwing(level: str, count: int) -> tuple[float, list[str]] | None:
+    """(puzzles/s, puzzles) for `qqwing --generate` at a level, or None when it is absent."""
+    if shutil.which("qqwing") is None:
+        return None
+    command = ["qqwing", "--generate", str(count), "--difficulty", level, "--one-line"]
+    start = time.perf_counter()
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    seconds = time.perf_counter() - start
+    return count / seconds, out.split()
+
+
+def ours(tier: str, count: int, size: int = 9, minimal: bool = True) -> list[float]:
+    """Seconds per unique puzzle (grid made, dug, graded into the tier), one per puzzle."""
+    times = []
+    for index in range(count):
+        start = time.perf_counter()
+        solution = engine.random_grid(size, seed=[SEED, size, index])
+        engine.dig(solution, tier, seed=[SEED, index], minimal=minimal)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=200, help="9x9 puzzles per tier")
+    parser.add_argument("--quick", action="store_true", help="fewer puzzles, no 36x36")
+    args = parser.parse_args()
+    count = 40 if args.quick else args.count
+    print(f"machine: {platform.processor() or platform.machine()}, one core")
+    for tier in OUR_TIERS:  # warm-up: numba cache loads of every path (digger and grader)
+        ours(tier, 2)
+    rates = {tier: count / sum(ours(tier, count)) for tier in OUR_TIERS}
+    print(f"{'qqwing level':14} {'our tier':9} {'qqwing/s':>9} {'ours/s':>9} {'ratio':>7}  mix")
+    for level in QQWING_LEVELS:
+        peer = qqwing(level, count)
+        if peer is None:
+            print(f"{level:14} qqwing absent (apt-get install qqwing)")
+            continue
+        peer_rate, puzzles = peer
+        mix = collections.Counter(engine.grade(p).tier for p in puzzles)
+        tier = mix.most_common(1)[0][0]
+        ratio = rates[tier] / peer_rate
+        flag = "" if ratio >= TARGET_RATIO else "  (below 10x)"
+        shares = " ".join(f"{name}:{mix[name]}" for name in OUR_TIERS if mix[name])
+        print(
+            f"{level:14} {tier:9} {peer_rate:9.1f} {rates[tier]:9.1f} {ratio:6.1f}x  {shares}{flag}"
+        )
+    print(
+        "\nour 9x9 tiers, minimal, per minute: "
+        + ", ".join(f"{tier} {60 * rate:,.0f}" for tier, rate in rates.items())
+    )
+    print(f"\n{'size':6} {'tier':8} {'puzzles':>7} {'median s':>9} {'max s':>8}")
+    for size, tier, puzzles in LARGE:
+        if args.quick and size > 25:
+            continue
+        times = ours(tier, puzzles, size, minimal=False)
+        print(f"{size:<6} {tier:8} {puzzles:7} {statistics.median(times):9.3f} {max(times):8.3f}")
+
+
+if __name__ == "__main__":
+    main()

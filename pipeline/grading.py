@@ -28,8 +28,6 @@ from pipeline.formats.writers import output_kind
 
 OK, INVALID, NO_SOLUTION, MULTIPLE = "ok", "invalid", "no_solution", "multiple_solutions"
 STATUSES = (OK, INVALID, NO_SOLUTION, MULTIPLE)
-NO_SOLUTION_REASON = "the puzzle has no solution"
-MULTIPLE_REASON = "the puzzle has more than one solution"
 ALL_CORES = -1
 DEFAULT_CHUNK = 2_000  # puzzles per worker task: ~0.3 s of grading, far above pickling costs
 UNIQUE = 1  # count_many's count for a puzzle with exactly one solution
@@ -84,6 +82,9 @@ class Verdict(NamedTuple):
     seconds: float = 0.0
 
 
+NO_SOLUTION_VERDICT = Verdict(NO_SOLUTION, "the puzzle has no solution")
+MULTIPLE_VERDICT = Verdict(MULTIPLE, "the puzzle has more than one solution")
+#: What a worker receives: a chunk's well-formed ``(puzzle, box)`` pairs, and the tier bands.
 Task = tuple[list[tuple[str, tuple[int, int]]], Mapping[str, Tier] | None]
 
 
@@ -106,13 +107,7 @@ def grade_chunk(task: Task) -> list[Verdict]:
             if count == UNIQUE:
                 verdicts[index] = _graded(puzzles[index][0], box, solution, tiers)
             else:
-                verdicts[index] = Verdict(
-                    *(
-                        (NO_SOLUTION, NO_SOLUTION_REASON)
-                        if count == 0
-                        else (MULTIPLE, MULTIPLE_REASON)
-                    )
-                )
+                verdicts[index] = NO_SOLUTION_VERDICT if count == 0 else MULTIPLE_VERDICT
     return verdicts  # type: ignore[return-value]  (every index was filled above)
 
 
@@ -123,9 +118,9 @@ def _graded(
     try:
         found = engine.grade(puzzle, tiers, f"{box[0]}x{box[1]}")
     except NoSolution:  # the counter said unique: these three are never expected, but a row
-        return Verdict(NO_SOLUTION, NO_SOLUTION_REASON)  # must never take the run down
+        return NO_SOLUTION_VERDICT  # must never take the run down
     except MultipleSolutions:
-        return Verdict(MULTIPLE, MULTIPLE_REASON)
+        return MULTIPLE_VERDICT
     except InvalidPuzzle as exc:
         return Verdict(INVALID, str(exc))
     return Verdict(

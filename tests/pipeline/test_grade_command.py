@@ -17,7 +17,15 @@ from typer.testing import CliRunner
 import pipeline.commands.grade  # noqa: F401  (registers the command)
 from engine import SYMBOLS
 from pipeline.app import app
-from pipeline.grading import INVALID, MULTIPLE, NO_SOLUTION, OK, STATUSES
+from pipeline.grading import (
+    INVALID,
+    MULTIPLE,
+    NO_SOLUTION,
+    OK,
+    SHOWN_PROBLEMS,
+    STATUSES,
+    TOP_PUZZLES,
+)
 
 runner = CliRunner()
 PROJECT = Path(__file__).resolve().parents[2]
@@ -224,3 +232,19 @@ def test_stdin_in_a_real_subprocess(tmp_path: Path) -> None:
     assert table["status"].to_list() == [OK, INVALID, INVALID]
     assert "undecodable byte 0xFF" in table["reason"][2]
     assert set(table["status"]) <= set(STATUSES)
+
+
+def test_summary_agrees_with_the_output(tmp_path: Path) -> None:
+    good = [one_blank_per_row(solution_grid(3, 3, s % 9), 9, s) for s in range(12)]
+    source = tmp_path / "summary.txt"
+    source.write_text("\n".join(good + [CLASH] * (SHOWN_PROBLEMS + 3)) + "\n")
+    out = tmp_path / "graded.parquet"
+    code, stdout, _ = invoke(source, "-o", out, "-j", 1, "-q")
+    table = pl.read_parquet(out)
+    assert code == 1 and stdout.startswith(f"{len(table)} rows\n")
+    for tier, count in table["tier"].drop_nulls().value_counts().rows():
+        assert f"  {tier:<20}{count:>9}\n" in stdout
+    hardest = stdout.split("hardest (score)\n")[1].split("slowest")[0].splitlines()
+    top = sorted(table["score"].drop_nulls(), reverse=True)[:TOP_PUZZLES]
+    assert [float(line.split()[0]) for line in hardest] == [round(s, 2) for s in top]
+    assert stdout.count(": invalid: ") == SHOWN_PROBLEMS and "... and 3 more" in stdout

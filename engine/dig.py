@@ -51,7 +51,8 @@ SYMMETRIES = (
 )
 
 DEFAULT_BUDGET = 4_000  # graded candidates before DigFailed, when no budget is given
-STALL_RESTART = 3  # local-search moves without progress before a fresh dig
+FRESH_TRIES = 30  # fresh digs before the local search starts (common bands need no search)
+STALL_RESTART = 8  # local-search moves without progress before a fresh dig
 SWAP_ORBITS = (1, 2)  # a swap puts back one or two blank orbits (chosen at random)
 LARGE_GRID = 16  # from this size the default tiers are singles-level (see tiers_for)
 LARGE_NODE_CAP = 64  # branches per uniqueness count per grid side on grids larger than 16x16
@@ -340,13 +341,20 @@ class _Digger:
         current_found: Grade | None = None
         current_miss = math.inf
         closest: Grade | None = None
+        closest_puzzle: np.ndarray | None = None
         closest_miss = math.inf
         stalled = tried = 0
         for attempt in range(1, budget + 1):
             if deadline is not None and time.monotonic() > deadline:
                 break
             tried = attempt
-            if current is None or current_found is None or stalled >= STALL_RESTART:
+            if attempt == FRESH_TRIES + 1 and closest_puzzle is not None:  # search from the closest
+                current, current_found, current_miss = closest_puzzle, closest, closest_miss
+                stalled = 0
+            local = current_found is not None and (
+                attempt > FRESH_TRIES or (not self.minimal and too_hard(self.band, current_found))
+            )
+            if current is None or current_found is None or not local or stalled >= STALL_RESTART:
                 candidate, found = self.fresh()
                 current, current_miss, stalled = None, math.inf, 0
             else:
@@ -366,7 +374,7 @@ class _Digger:
             if self.minimal and too_hard(self.band, found):
                 current = None  # minimal puzzles only get easier by a fresh dig
             if distance < closest_miss:
-                closest, closest_miss = found, distance
+                closest, closest_puzzle, closest_miss = found, candidate, distance
         raise DigFailed(self.failure(closest, tried))
 
     def fresh(self) -> tuple[np.ndarray, Grade]:

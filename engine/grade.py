@@ -7,7 +7,8 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
   hidden pair 3.4, naked triple 3.6, swordfish 3.8, hidden triple 4.0, and, as Sukaku Explainer
   (the SE that rated the public puzzle banks) does, skyscraper 4.0, 2-string kite 4.1, any other
   turbot fish (an X-chain of two strong links) 4.2; XY-wing 4.2, XYZ-wing 4.4, unique rectangle
-  4.5 (types beyond 1: 4.6), naked quad 5.0, jellyfish 5.2, hidden quad 5.4, BUG+1 5.6, colouring
+  4.5 (types beyond 1: 4.6), naked quad 5.0, jellyfish 5.2, hidden quad 5.4, X-chains of three
+  strong links 5.5, BUG+1 5.6, colouring
   and W-wing 6.5-6.6 (SE finds them as chains), chains from 6.5 plus a bonus that grows with the
   logarithm of their length.
 * A pass counts at the rating of the easiest step it offers, as a rater takes the easiest step
@@ -104,12 +105,16 @@ RATINGS: dict[str, float] = {
 HIDDEN_SINGLE_IN_BOX = 1.2
 TURBOT_RATING = 4.2  # an X-chain of turbot-fish length (engine.logic.chains.TURBOT_LEVELS)
 TURBOT_LINKS = 5
+THREE_LINK_RATING = 5.5  # an X-chain of three strong links (Sukaku Explainer: 5.4-5.6)
+THREE_LINKS = 7
 UR_TYPE_BONUS = 0.1  # unique rectangles beyond type 1 rate a step higher, as in SE
 CHAIN_BONUS = 0.1  # per step of the length ladder below
 CHAIN_FREE_LINKS = 4  # chains up to this many links get no bonus
 CHAIN_GROWTH = 1.5  # each further bonus step needs this factor more links
 TIE_WIDTH = 0.09  # the continuous term stays below the smallest gap between ratings (0.1)
 TIE_HALF = 40  # iterations at which the continuous term reaches half its width
+TRIAL_SLOPE = 0.09  # rating per placement of a trial pass's mean refutation length ...
+TRIAL_FREE_LENGTH = 17.0  # ... beyond this many (fitted on SE-rated puzzles, see the README)
 NESTED_BASE = 9.0  # trial and error deeper than one level (SE: nested forcing chains)
 TE_SLOPE = 0.43  # score per unit of mean log2(guesses) beyond TE_FREE
 TE_FREE = 3.35  # mean log2(guesses) where the nested score starts to grow
@@ -267,10 +272,13 @@ def _rate(steps, n, ratings, direct_ratings, tally):
 
     A pass is rated by its easiest step, since a rater takes the easiest step on offer; the
     puzzle by its hardest pass. Steps come in pass order, so a pass's steps are contiguous.
+    A trial pass is rated by the mean length of its refutations instead (see ``_trial_rating``).
     """
     hardest = 0.0
     pass_rating = 0.0
     current = -1
+    trial_links = 0.0
+    trials = 0
     for i in range(steps.shape[0]):
         tech, extra, pass_no = steps[i, S_TECH], steps[i, S_EXTRA], steps[i, S_PASS]
         direct = steps[i, S_DIRECT]
@@ -281,9 +289,11 @@ def _rate(steps, n, ratings, direct_ratings, tally):
             rating = HIDDEN_SINGLE_IN_BOX if extra >= 2 * n else ratings[HIDDEN_SINGLE]
         elif tech == X_CHAIN and extra <= TURBOT_LINKS:
             rating = TURBOT_RATING
+        elif tech == X_CHAIN and extra <= THREE_LINKS:
+            rating = THREE_LINK_RATING
         elif tech == UNIQUE_RECTANGLE and extra > 1:
             rating += UR_TYPE_BONUS
-        elif X_CHAIN <= tech <= TRIAL_AND_ERROR:  # chains, and trials by their length
+        elif X_CHAIN <= tech < TRIAL_AND_ERROR:  # chains by their length
             limit = float(CHAIN_FREE_LINKS)
             while extra > limit:
                 rating += CHAIN_BONUS
@@ -292,12 +302,28 @@ def _rate(steps, n, ratings, direct_ratings, tally):
             # singles: the technique whose direct form a rater would take instead; others: a flag
             rating = min(rating, direct_ratings[direct if tech <= HIDDEN_SINGLE else tech])
         if pass_no != current:
+            if trials:
+                pass_rating = _trial_rating(ratings[TRIAL_AND_ERROR], trial_links / trials)
             hardest = max(hardest, pass_rating)
             current = pass_no
             pass_rating = rating
+            trial_links = 0.0
+            trials = 0
         else:
             pass_rating = min(pass_rating, rating)
+        if tech == TRIAL_AND_ERROR:
+            trial_links += extra
+            trials += 1
+    if trials:
+        pass_rating = _trial_rating(ratings[TRIAL_AND_ERROR], trial_links / trials)
     return max(hardest, pass_rating)
+
+
+@njit(cache=True)
+def _trial_rating(base, mean_length):
+    """A pass of one-level trials, by the mean number of placements its refutations need: the
+    longer they run before the contradiction, the deeper the forcing chains SE needs there."""
+    return base + TRIAL_SLOPE * max(0.0, mean_length - TRIAL_FREE_LENGTH)
 
 
 def _trial_effort(stuck: Grid) -> float:

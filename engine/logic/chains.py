@@ -45,6 +45,8 @@ from engine.logic.state import (
 #: Weak-strong pairs of a turbot fish (skyscraper, 2-string kite, empty rectangle and kin): two
 #: strong links joined by a weak one, an X-chain that SE rates with the single-digit patterns.
 TURBOT_LEVELS = 2
+#: Sukaku Explainer's "3 strong-linked fishes": X-chains of three strong links, rated 5.4-5.6.
+THREE_LINK_LEVELS = 3
 
 
 @njit(cache=True)

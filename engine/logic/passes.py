@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from engine.geometry import Geometry
-from engine.logic.chains import TURBOT_LEVELS, find_chains
+from engine.logic.chains import THREE_LINK_LEVELS, TURBOT_LEVELS, find_chains
 from engine.logic.colouring import find_colouring
 from engine.logic.fish import find_fish
 from engine.logic.forcing import find_forcing
@@ -94,8 +94,10 @@ from engine.logic.subsets import find_subsets
 from engine.logic.uniqueness import find_bug, find_unique_rectangles
 from engine.logic.wings import find_wings
 
-#: A rung that is no technique of its own: X-chains of turbot-fish length (recorded as X_CHAIN).
+#: Rungs that are no technique of their own: X-chains of turbot-fish length and of three strong
+#: links, which SE rates below the other chains (recorded as X_CHAIN).
 TURBOT = len(TECHNIQUES)
+THREE_LINKS = TURBOT + 1
 
 #: Rungs of the pass loop, easiest first by Sudoku Explainer rating (as Sukaku Explainer, which
 #: rates the single-digit patterns with the wings); FULL_HOUSE stands for the singles rung (all
@@ -119,6 +121,7 @@ RUNGS = (
     NAKED_QUAD,
     JELLYFISH,
     HIDDEN_QUAD,
+    THREE_LINKS,
     BUG_PLUS_ONE,
     SIMPLE_COLOURING,
     W_WING,
@@ -139,9 +142,10 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         if enabled[FULL_HOUSE] or enabled[NAKED_SINGLE] or enabled[HIDDEN_SINGLE]:
             find_singles(cand, placed, pos, T, enabled, rec, work[0], work[1], work[2])
         return
-    if rung == TURBOT:
+    if rung in (TURBOT, THREE_LINKS):
         if enabled[X_CHAIN]:
-            find_chains(cand, placed, pos, T, rec, X_CHAIN, TURBOT_LEVELS)
+            levels = TURBOT_LEVELS if rung == TURBOT else THREE_LINK_LEVELS
+            find_chains(cand, placed, pos, T, rec, X_CHAIN, levels)
         return
     if not enabled[rung]:
         return

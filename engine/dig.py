@@ -56,7 +56,9 @@ SYMMETRIES = (
     "anti_diagonal",
 )
 
-DEFAULT_BUDGET = 4_000  # graded candidates before DigFailed, when no budget is given
+DEFAULT_BUDGET = 4_000  # graded 9x9 candidates before DigFailed, when no budget is given
+BUDGET_CELLS = 81  # the default budget shrinks with the square of the cell count beyond this
+MIN_DEFAULT_BUDGET = 10  # ... but never below this (36x36 digs take about a second each)
 FRESH_TRIES = 30  # fresh digs before the local search starts (common bands need no search)
 STALL_RESTART = 8  # local-search moves without progress before a fresh dig
 SWAP_ORBITS = (1, 2)  # a swap puts back one or two blank orbits (chosen at random)
@@ -187,7 +189,8 @@ def dig(
     """Dig a unique puzzle from the full grid ``solution`` whose grade lands in ``target``.
 
     ``target`` is a tier name of ``tiers`` (default :func:`tiers_for` the grid) or a band.
-    ``budget`` caps the graded candidates (default DEFAULT_BUDGET), ``time_limit`` the seconds.
+    ``budget`` caps the graded candidates (default :func:`default_budget`), ``time_limit`` the
+    seconds.
     Deterministic for a given seed. Raises :class:`ImpossibleBand`, :class:`DigFailed`.
     """
     if budget is not None and budget < 1:
@@ -213,7 +216,13 @@ def dig(
             "by singles alone; dig them with minimal=False"
         )
     digger = _Digger(grid, table, band, mapping, minimal, rng_from(seed))
-    return digger.run(budget or DEFAULT_BUDGET, time_limit, symmetry)
+    return digger.run(budget or default_budget(geo), time_limit, symmetry)
+
+
+def default_budget(geo: Geometry) -> int:
+    """Candidates to grade when no budget is given: a dig costs about the square of the cells."""
+    scale = min(1.0, BUDGET_CELLS / geo.ncells) ** 2
+    return max(MIN_DEFAULT_BUDGET, round(DEFAULT_BUDGET * scale))
 
 
 _symbol_table = cache(lookup_table)

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 import engine
 from engine.dig import (
+    DEFAULT_BUDGET,
+    MIN_DEFAULT_BUDGET,
     SYMMETRIES,
     DigFailed,
     ImpossibleBand,
@@ -19,6 +21,7 @@ from engine.dig import (
     NotASolution,
     UnknownSymmetry,
     UnknownTier,
+    default_budget,
     dig,
     orbits,
     tiers_for,
@@ -257,3 +260,10 @@ def test_singles_kernel_matches_the_reference(seed: int, keep: float) -> None:
     )
     fast = singles_solve(values, geo.peers, geo.units, geo.cell_units, *scratch)
     assert fast == singles_reference(geo, values)
+
+
+def test_default_budget_shrinks_with_size_but_stays_useful() -> None:
+    budgets = [default_budget(geometry_for(size)) for size in (4, 9, 12, 16, 25, 36, 49)]
+    assert budgets == sorted(budgets, reverse=True)
+    assert budgets[1] == DEFAULT_BUDGET
+    assert min(budgets) >= MIN_DEFAULT_BUDGET

@@ -39,7 +39,8 @@ def grade(
             "--output",
             "-o",
             dir_okay=False,
-            help="Result file, one row per input row: .parquet (default), .csv or .jsonl.",
+            help="Result file, one row per input row: .parquet (default), .csv or .jsonl; "
+            "without it, only the summary is printed.",
         ),
     ] = None,
     fmt: Annotated[

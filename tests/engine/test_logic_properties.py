@@ -12,6 +12,9 @@ from hypothesis import strategies as st
 
 import engine
 from engine.geometry import Geometry, geometry
+from engine.logic import workspace
+from engine.logic.passes import Contradiction
+from engine.logic.state import BUG_PLUS_ONE, S_TECH, UNIQUE_RECTANGLE
 from engine.solver import count_grid
 from engine.text import Grid, parse, to_text
 from tests.conftest import read_puzzles
@@ -140,3 +143,23 @@ def test_unsolvable_and_ambiguous_puzzles_are_refused() -> None:
         engine.grade("." * 81)
     with pytest.raises(engine.NoSolution):
         engine.grade("." + "23456789" + "1" + "." * 71)  # r1c1 has no candidate left
+
+
+MULTI = "serg_benchmark_multisolution.txt"
+MULTI_SAMPLE = 300
+
+
+def test_uniqueness_steps_never_hide_a_second_solution(shared_data: Path) -> None:
+    """Unique rectangles and BUG+1 assume one solution: on puzzles with several, the grade must
+    still refuse them (it counts solutions whenever such a step was used), never grade them."""
+    uses = 0
+    for text in read_puzzles(shared_data / MULTI)[:MULTI_SAMPLE]:
+        grid = parse(text)
+        try:
+            steps = workspace(grid.geometry).run(grid.values).record.steps
+            uses += bool(np.isin(steps[:, S_TECH], (UNIQUE_RECTANGLE, BUG_PLUS_ONE)).any())
+        except Contradiction:
+            uses += 1  # the uniqueness steps contradicted the (ambiguous) puzzle
+        with pytest.raises(engine.MultipleSolutions):
+            engine.grade(text)
+    assert uses, "no sample puzzle exercised a uniqueness step"

@@ -19,8 +19,11 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
 * The puzzle's rating is its hardest pass's; a small continuous term (below 0.1, growing with the
   iteration count) ranks puzzles of one rating by how long they take.
 * Beyond the ladder, one-level trial (``engine.logic.forcing``: a candidate whose placement
-  leads by singles alone to a contradiction) rates from 7.5, plus the chain length bonus on the
-  number of placements the trial needs (SE's forcing chains start at 7.5). Puzzles that even
+  leads by singles alone to a contradiction) rates from 7.5 (SE's forcing chains start there):
+  a trial pass adds ``TRIAL_SLOPE`` per placement of its refutations' mean length beyond
+  ``TRIAL_FREE_LENGTH``, since SE needs deeper (dynamic) forcing chains, rated up to 9.x, where
+  the contradictions take longer to appear. The two figures were fitted on SE-rated puzzles
+  (``bench/se_correlation.py``; the same on a half of them as on all). Puzzles that even
   this cannot finish need nested trial and error (SE 9.5 to 12): their score is ``NESTED_BASE``
   plus a term in the mean log of the guesses the solution counter needs from the stuck state,
   averaged over fixed relabellings of its canonical form, so it is deterministic and invariant
@@ -114,7 +117,7 @@ CHAIN_GROWTH = 1.5  # each further bonus step needs this factor more links
 TIE_WIDTH = 0.09  # the continuous term stays below the smallest gap between ratings (0.1)
 TIE_HALF = 40  # iterations at which the continuous term reaches half its width
 TRIAL_SLOPE = 0.09  # rating per placement of a trial pass's mean refutation length ...
-TRIAL_FREE_LENGTH = 17.0  # ... beyond this many (fitted on SE-rated puzzles, see the README)
+TRIAL_FREE_LENGTH = 17.0  # ... beyond this many (see the module docstring)
 NESTED_BASE = 9.0  # trial and error deeper than one level (SE: nested forcing chains)
 TE_SLOPE = 0.43  # score per unit of mean log2(guesses) beyond TE_FREE
 TE_FREE = 3.35  # mean log2(guesses) where the nested score starts to grow

@@ -15,6 +15,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -256,12 +257,14 @@ def _in_order(
     function: Callable[[Task], list[Verdict]], tasks: Iterator[Task], n_jobs: int
 ) -> Iterator[list[Verdict]]:
     """``function`` over ``tasks``, results in task order; tasks are drawn lazily (a few ahead
-    of the workers), so a long input is never held in memory."""
-    if effective_n_jobs(n_jobs) == 1:
-        yield from map(function, tasks)
+    of the workers), so a long input is never held in memory. One worker, or a single task,
+    runs in this process: starting workers would cost more than it saves."""
+    first = list(islice(tasks, 2))
+    if effective_n_jobs(n_jobs) == 1 or len(first) < 2:
+        yield from map(function, chain(first, tasks))
         return
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
-    yield from parallel(delayed(function)(task) for task in tasks)
+    yield from parallel(delayed(function)(task) for task in chain(first, tasks))
 
 
 def _result_rows(

@@ -16,6 +16,9 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
   naked singles 2.3). *Direct* forms, whose eliminations leave a hidden single at once, rate
   lower as in SE (``DIRECT_RATINGS``): pointing 1.7, claiming 1.9, hidden pair 2.0, hidden
   triple 2.5; a pass of naked singles only that also offers one of the first three counts at it.
+  A pass of one of these techniques counts at the direct rating only when all its steps are
+  direct: SE takes one direct step and its single, and still needs the plain technique for the
+  rest (this moved our means on SE's 2.5-3.4 bands onto SE's ratings).
 * The puzzle's rating is its hardest pass's; a small continuous term (below 0.1, growing with the
   iteration count) ranks puzzles of one rating by how long they take.
 * Beyond the ladder, one-level trial (``engine.logic.forcing``: a candidate whose placement
@@ -273,8 +276,9 @@ def _rate(steps, n, ratings, direct_ratings, tally):
     """The SE-scale rating of the puzzle (see the module docstring); also counts the steps of
     each technique into ``tally``.
 
-    A pass is rated by its easiest step, since a rater takes the easiest step on offer; the
-    puzzle by its hardest pass. Steps come in pass order, so a pass's steps are contiguous.
+    A pass is rated by its easiest step, since a rater takes the easiest step on offer (by its
+    hardest when the technique has a direct form: see the module docstring); the puzzle by its
+    hardest pass. Steps come in pass order, so a pass's steps are contiguous.
     A trial pass is rated by the mean length of its refutations instead (see ``_trial_rating``).
     """
     hardest = 0.0
@@ -312,6 +316,8 @@ def _rate(steps, n, ratings, direct_ratings, tally):
             pass_rating = rating
             trial_links = 0.0
             trials = 0
+        elif tech > HIDDEN_SINGLE and direct_ratings[tech] < ratings[tech]:
+            pass_rating = max(pass_rating, rating)
         else:
             pass_rating = min(pass_rating, rating)
         if tech == TRIAL_AND_ERROR:

@@ -248,3 +248,17 @@ def test_summary_agrees_with_the_output(tmp_path: Path) -> None:
     top = sorted(table["score"].drop_nulls(), reverse=True)[:TOP_PUZZLES]
     assert [float(line.split()[0]) for line in hardest] == [round(s, 2) for s in top]
     assert stdout.count(": invalid: ") == SHOWN_PROBLEMS and "... and 3 more" in stdout
+
+
+def test_several_sources_in_order_each_row_once(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.sdk", tmp_path / "b.txt"
+    first.write_text("\n".join(UNIQUE[r * 9 : r * 9 + 9] for r in range(9)) + "\n")
+    second.write_text(f"{MULTI}\n{UNIQUE}\n")
+    out = tmp_path / "graded.parquet"
+    assert invoke(first, second, "-o", out, "-j", 1, "--chunk-size", 1, "-q")[0] == 1
+    table = pl.read_parquet(out)
+    assert table.select("source", "line", "status").rows() == [
+        (str(first), 1, OK),
+        (str(second), 1, MULTIPLE),
+        (str(second), 2, OK),
+    ]

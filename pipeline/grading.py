@@ -12,6 +12,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
+import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -264,7 +265,14 @@ def _in_order(
         yield from map(function, chain(first, tasks))
         return
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
-    yield from parallel(delayed(function)(task) for task in chain(first, tasks))
+    results = parallel(delayed(function)(task) for task in chain(first, tasks))
+    try:
+        for result in results:  # noqa: UP028  (``yield from`` would close ``results`` unguarded)
+            yield result
+    finally:  # stopped early (--strict): cancel the rest without joblib's warning about it
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            results.close()
 
 
 def _result_rows(

@@ -69,6 +69,12 @@ def invoke(*args: object, stdin: str | None = None) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def run_pipeline(*args: object, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    """The app in a real process, as ``.venv/bin/pipeline`` runs it."""
+    command = [sys.executable, "-c", RUN_APP, *(str(a) for a in args)]
+    return subprocess.run(command, input=stdin, capture_output=True, cwd=PROJECT, timeout=120)
+
+
 def one_error_line(stderr: str) -> str:
     lines = stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), stderr
@@ -152,12 +158,17 @@ def test_one_and_two_workers_give_identical_output(tmp_path: Path) -> None:
 
 def test_strict_stops_at_the_first_bad_row_and_writes_nothing(tmp_path: Path) -> None:
     source = tmp_path / "mixed.txt"
-    source.write_text(f"{UNIQUE}\n{UNIQUE}\n{CLASH}\n{MULTI}\n")
+    source.write_text("\n".join([UNIQUE, UNIQUE, CLASH, MULTI] + [UNIQUE] * 16) + "\n")
     out = tmp_path / "graded.parquet"
     code, _, stderr = invoke(source, "-o", out, "--strict", "-j", 1, "-q")
     assert code == 1
     assert one_error_line(stderr).startswith(f"Error: {source} line 3: invalid: ")
     assert not out.exists() and list(tmp_path.iterdir()) == [source]
+    # with workers, in a real process: the tasks still running are cancelled without a warning
+    done = run_pipeline("grade", source, "-o", out, "--strict", "-j", 2, "--chunk-size", 1)
+    assert done.returncode == 1
+    assert one_error_line(done.stderr.decode()).startswith(f"Error: {source} line 3: ")
+    assert not out.exists()
 
 
 def test_csv_with_header_gzip_and_column(tmp_path: Path) -> None:
@@ -218,13 +229,8 @@ def test_usage_errors_are_typers_exit_2() -> None:
 
 def test_stdin_in_a_real_subprocess(tmp_path: Path) -> None:
     out = tmp_path / "graded.jsonl"
-    done = subprocess.run(
-        [sys.executable, "-c", RUN_APP, "grade", "-", "-o", str(out), "-j", "1"],
-        input=f"{UNIQUE}\n{CLASH}\n\xff{UNIQUE[1:]}\n".encode("latin-1"),
-        capture_output=True,
-        cwd=PROJECT,
-        timeout=120,
-    )
+    stdin = f"{UNIQUE}\n{CLASH}\n\xff{UNIQUE[1:]}\n".encode("latin-1")
+    done = run_pipeline("grade", "-", "-o", out, "-j", 1, stdin=stdin)
     assert done.returncode == 1, done.stderr
     assert done.stderr.decode().strip().splitlines()[-1] == "Error: 2 of 3 rows are not ok"
     table = pl.read_ndjson(out)

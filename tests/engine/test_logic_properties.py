@@ -17,7 +17,7 @@ from engine.logic.passes import Contradiction
 from engine.logic.state import BUG_PLUS_ONE, S_TECH, UNIQUE_RECTANGLE
 from engine.solver import count_grid
 from engine.text import Grid, parse, to_text
-from tests.conftest import read_puzzles
+from tests.conftest import TEST_DATA, read_puzzles
 
 SAMPLE_EASY = 120  # 17-clue puzzles (mostly singles and locked candidates)
 SAMPLE_HARD = 30  # top1465 puzzles (chains and trial and error)
@@ -102,6 +102,13 @@ def test_sixteen_by_sixteen(shared_data: Path) -> None:
     geo = geometry(4, 4)
     text = read_puzzles(shared_data / "sudoku16x16.tsv")[0]
     check_grade(geo, text)
+
+
+def test_twenty_five_by_twenty_five() -> None:
+    """Intersections and subsets on 25x25: a puzzle the digger made that needs them."""
+    text = read_puzzles(TEST_DATA / "dug_25x25_hard.txt")[0]
+    g = check_grade(geometry(5, 5), text)
+    assert {"locked_pointing", "locked_claiming", "hidden_pair"} <= set(g.steps_per_technique)
 
 
 def test_grade_is_deterministic(puzzles: list[str]) -> None:

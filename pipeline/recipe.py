@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from engine.dig import SYMMETRIES
 from engine.geometry import MAX_SIZE, MIN_SIZE, default_box, parse_box
 from engine.logic.state import TECHNIQUE_INDEX, TECHNIQUES
 from engine.tiers import BAND_KEYS, DEFAULT_TIERS, TIERS, InvalidTiers, Tier, tiers_from_mapping
@@ -74,15 +75,6 @@ from pipeline.render.options import (
 )
 from pipeline.render.page import BINDINGS, CUSTOM, SADDLE_STITCH, TRIMS
 
-SYMMETRIES = (
-    "none",
-    "rotate180",
-    "rotate90",
-    "mirror_horizontal",
-    "mirror_vertical",
-    "diagonal",
-    "anti_diagonal",
-)
 BACKENDS = ("loky", "dask")
 ALL_CORES = -1
 DEFAULT_SIZE = 9

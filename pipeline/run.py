@@ -18,7 +18,6 @@ run writing there; a lock left by a dead process is taken over.
 
 from __future__ import annotations
 
-import importlib
 import os
 import platform
 import re
@@ -29,11 +28,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import engine
 from engine.canon import canonical_many
+from engine.dig import DigFailed, DigResult, ImpossibleBand, dig, tiers_for
 from engine.tiers import Tier
 from pipeline import report
 from pipeline.parallel import Chunk, plan_chunks, run_tasks
@@ -106,22 +105,11 @@ class RunResult:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def digger() -> ModuleType:
-    """The ``engine.dig`` module (dig, DigFailed, ImpossibleBand, tiers_for), or a clear error
-    while it is not built yet."""
-    try:
-        return importlib.import_module("engine.dig")
-    except ImportError as exc:
-        raise PipelineError(
-            f"the digger (engine.dig) is not available ({exc}); puzzles cannot be made yet"
-        ) from None
-
-
 def section_tiers(section: SectionSpec, defined: Sequence[Tier] = ()) -> dict[str, Tier]:
     """The bands a section digs and grades against: ``defined`` (the recipe's own tiers) first,
     so a custom band such as a kids' "starter" is not claimed by a wider default band before it,
     then the digger's defaults for the grid size (large grids have their own)."""
-    defaults = digger().tiers_for(engine.geometry(section.box_rows, section.box_cols))
+    defaults = tiers_for(engine.geometry(section.box_rows, section.box_cols))
     return {band.name: band for band in defined} | {
         name: band for name, band in defaults.items() if name not in {b.name for b in defined}
     }
@@ -170,9 +158,9 @@ def grid_chunk(job: GridJob) -> list[dict[str, Any]]:
     ]
 
 
-def dig_one(solution: str, section: SectionSpec, tiers: Mapping[str, Tier], seed: Any) -> Any:
+def dig_one(solution: str, section: SectionSpec, tiers: Mapping[str, Tier], seed: Any) -> DigResult:
     """Dig one puzzle of the section's tier out of ``solution`` (DigFailed if out of reach)."""
-    return digger().dig(
+    return dig(
         solution,
         tiers[section.tier],
         symmetry=section.symmetry,
@@ -183,7 +171,7 @@ def dig_one(solution: str, section: SectionSpec, tiers: Mapping[str, Tier], seed
 
 
 def puzzle_row(
-    result: Any, section: SectionSpec, canonical: str, provenance: Mapping[str, Any]
+    result: DigResult, section: SectionSpec, canonical: str, provenance: Mapping[str, Any]
 ) -> dict[str, Any]:
     """A store row (:data:`pipeline.store.PUZZLE_SCHEMA`) for a dig result."""
     grade = result.grade
@@ -219,7 +207,6 @@ def fresh_grid(section: SectionSpec, seed: Any) -> str:
 def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
     """A chunk of puzzles (runs in a worker): each from a fresh grid, retried on a new grid while
     the digger misses the band; every random number comes from the chunk's spawn key."""
-    module = digger()
     section, chunk = job.section, job.chunk
     results = []
     for position in range(chunk.count):
@@ -229,9 +216,9 @@ def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
             try:
                 results.append(dig_one(grid, section, job.tiers, seed))
                 break
-            except module.ImpossibleBand as exc:
+            except ImpossibleBand as exc:
                 raise PipelineError(f"section {section.title!r}: {exc}") from None
-            except module.DigFailed as exc:
+            except DigFailed as exc:
                 last = exc
         else:
             raise PipelineError(
@@ -431,7 +418,6 @@ def versions() -> dict[str, str]:
 
 def run_book(recipe: Recipe, quiet: bool = True) -> RunResult:
     """Make, store, dedupe and print the recipe's book; resume whatever a killed run finished."""
-    digger()  # fail before touching the disk if the digger is missing
     rid = run_id(recipe)
     folder = make_folder(run_folder(recipe))
     timings: dict[str, float] = {}

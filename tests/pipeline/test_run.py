@@ -1,5 +1,5 @@
 """Whole runs on small recipes: contents, determinism across worker counts, resume after SIGKILL,
-dedupe against the catalog (a disguised copy is rejected), the lock, and a missing digger."""
+dedupe against the catalog (a disguised copy is rejected), and the lock."""
 
 from __future__ import annotations
 
@@ -24,7 +24,6 @@ from pipeline.run import (
     LOCK_FILE,
     MANIFEST_FILE,
     PUZZLES_FILE,
-    PipelineError,
     RunLocked,
     run_book,
     run_folder,
@@ -201,13 +200,6 @@ def test_lock_names_a_live_holder_and_takes_over_a_stale_one(tmp_path: Path) -> 
     with run_lock(tmp_path) as lock:  # the holder is dead now
         assert lock.read_text().strip() == str(os.getpid())
     assert not lock.exists()
-
-
-def test_run_without_the_digger_fails_clearly(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "engine.dig", None)
-    with pytest.raises(PipelineError, match=r"digger \(engine.dig\) is not available"):
-        run_book(load_recipe(small_recipe(tmp_path)))
-    assert not (tmp_path / "output").exists()
 
 
 def test_a_custom_tier_is_not_claimed_by_a_wider_default(tmp_path: Path) -> None:

@@ -143,3 +143,12 @@ def test_unwritable_output_names_the_path(tmp_path: Path) -> None:
     finally:
         (tmp_path / "output").chmod(0o700)
     assert code == 1 and str(tmp_path / "output") in one_error_line(err)
+
+
+def test_output_blocked_by_a_file_names_the_path(tmp_path: Path) -> None:
+    """Works as root too (CI): a file where the output folder should be cannot be written into."""
+    recipe = small_recipe(tmp_path)
+    (tmp_path / "output").write_text("not a folder\n")
+    code, _, err = invoke("run", recipe, "-q")
+    assert code == 1 and str(tmp_path / "output") in one_error_line(err)
+    assert (tmp_path / "output").read_text() == "not a folder\n"  # left intact

@@ -12,11 +12,20 @@ from pipeline.app import fail
 from pipeline.formats import FormatError
 from pipeline.parallel import ParallelError
 from pipeline.recipe import RecipeError
+from pipeline.render import BookError, PrintOptionError
 from pipeline.run import PipelineError
 from pipeline.store import StoreError
 
 #: Errors the library raises with a message fit for users: shown as ``Error: ...``, exit 1.
-USER_ERRORS = (PipelineError, StoreError, RecipeError, ParallelError, FormatError)
+USER_ERRORS = (
+    PipelineError,
+    StoreError,
+    RecipeError,
+    ParallelError,
+    FormatError,
+    PrintOptionError,
+    BookError,
+)
 
 Quiet = Annotated[
     bool, typer.Option("--quiet", "-q", help="No progress bar (it is also off when not a TTY).")

@@ -12,7 +12,8 @@ from pipeline.commands.common import user_errors
 from pipeline.recipe import load_recipe
 from pipeline.render import PrintOptions, book_from_rows, render_book
 from pipeline.render.book import LAYOUTS
-from pipeline.render.page import TRIMS
+from pipeline.render.options import IMPOSITIONS, NO_IMPOSITION
+from pipeline.render.page import SADDLE_STITCH, TRIMS
 from pipeline.store import read_rows
 
 
@@ -26,16 +27,41 @@ def render(
     author: Annotated[str, typer.Option(help="Author line.")] = "",
     layout: Annotated[int, typer.Option(help=f"Puzzles per page: {LAYOUTS}.")] = 4,
     trim: Annotated[str, typer.Option(help=f"Page size: {', '.join(TRIMS)}.")] = "letter",
+    bleed: Annotated[
+        bool, typer.Option(help="Add 0.125 in bleed on the outside edge and 0.25 in in height.")
+    ] = False,
+    imposition: Annotated[
+        str,
+        typer.Option(
+            help=f"{' or '.join(IMPOSITIONS)}: saddle-stitch prints 2-up sheets in "
+            "folded-booklet order (and pads the book to a multiple of 4 pages)."
+        ),
+    ] = NO_IMPOSITION,
+    shade_answers: Annotated[
+        bool, typer.Option(help="Shade answer-key cells by the logic pass that solved them.")
+    ] = False,
     recipe: Annotated[
         Path | None,
-        typer.Option(exists=True, dir_okay=False, help="Take print options from this recipe."),
+        typer.Option(
+            exists=True, dir_okay=False, help="Take print options from this recipe instead."
+        ),
     ] = None,
 ) -> None:
     """Print a puzzle file as a PDF book: one section per tier, answers at the back."""
     if layout not in LAYOUTS:
         fail(f"--layout {layout}: allowed: {', '.join(map(str, LAYOUTS))}")
     with user_errors():
-        options = load_recipe(recipe).print.options if recipe else PrintOptions(trim=trim)
+        options = (
+            load_recipe(recipe).print.options
+            if recipe
+            else PrintOptions(
+                trim=trim,
+                bleed=bleed,
+                imposition=imposition,
+                binding=SADDLE_STITCH if imposition == SADDLE_STITCH else "perfect",
+                shade_answers=shade_answers,
+            )
+        )
         rows = read_rows(puzzles)
         tiers = dict.fromkeys(str(row["tier"]) for row in rows)
         try:

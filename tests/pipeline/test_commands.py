@@ -87,6 +87,22 @@ def test_render_writes_a_pdf(stage_files: dict[str, Path]) -> None:
     assert out == f"{pages} pages, 6 puzzles written to {pdf}\n"
 
 
+def test_render_saddle_stitch_with_bleed(stage_files: dict[str, Path]) -> None:
+    """Options from the command line: 2-up sheets (landscape, twice the trim plus bleed)."""
+    plain = stage_files["folder"] / "plain.pdf"
+    sheets = stage_files["folder"] / "sheets.pdf"
+    assert invoke("render", stage_files["puzzles"], plain, "--trim", "5.5x8.5")[0] == 0
+    args = ("--trim", "5.5x8.5", "--bleed", "--imposition", "saddle-stitch", "--shade-answers")
+    code, out, err = invoke("render", stage_files["puzzles"], sheets, *args)
+    assert code == 0, err
+    pages = int(out.split()[0])
+    assert pages % 4 == 0 and len(PdfReader(sheets).pages) == pages // 2
+    width, height = (float(v) for v in PdfReader(sheets).pages[0].mediabox[2:])
+    assert width > height  # a sheet holds two pages side by side
+    code, _, err = invoke("render", stage_files["puzzles"], plain, "--imposition", "fold")
+    assert code != 0 and "imposition" in one_error_line(err)
+
+
 def test_run_command_and_stats_of_its_folder(tmp_path: Path) -> None:
     recipe = small_recipe(tmp_path)
     code, out, err = invoke("run", recipe, "--quiet", "--jobs", 1)

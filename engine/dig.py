@@ -341,7 +341,7 @@ class _Digger:
         self.rng = rng
         space = workspace(self.geo)
         self.tables, self.buffers = space.tables, space.buffers
-        self.geo_tables = (self.geo.peers, self.geo.units, self.geo.cell_units)
+        self.singles_tables = (*self.tables[:6], False)  # singles only: no all-different
         self.state = np.zeros(2, dtype=np.uint64)
         self.singles = singles_level(band)
         # non-minimal digs stop at the band's fewest clues; minimal ones go all the way
@@ -434,8 +434,8 @@ class _Digger:
             singles,
             self.max_nodes,
             self.tables,
+            self.singles_tables,
             self.buffers,
-            self.geo_tables,
             self.state,
         )
 

@@ -28,6 +28,7 @@ from engine.dig import (
 )
 from engine.dig_kernels import singles_solve
 from engine.geometry import geometry_for
+from engine.search import Workspace
 from engine.text import parse
 from engine.tiers import Tier, tiers_from_mapping
 
@@ -252,13 +253,9 @@ def test_singles_kernel_matches_the_reference(seed: int, keep: float) -> None:
     rng = np.random.default_rng(seed)
     solution = parse(engine.random_grid(9, seed=seed)).values
     values = np.where(rng.random(geo.ncells) < keep, solution, 0).astype(np.uint8)
-    scratch = (
-        np.zeros(geo.ncells, dtype=np.uint64),
-        np.zeros(geo.ncells, dtype=np.int32),
-        np.zeros(geo.ncells, dtype=np.bool_),
-        np.zeros(3 * geo.n, dtype=np.bool_),
-    )
-    fast = singles_solve(values, geo.peers, geo.units, geo.cell_units, *scratch)
+    space = Workspace(geo, alldifferent=False)
+    found = np.zeros(geo.ncells, dtype=np.uint8)
+    fast = singles_solve(values, space.tables, found, np.zeros(2, np.uint64), space.buffers)
     assert fast == singles_reference(geo, values)
 
 

@@ -23,13 +23,7 @@ import numpy as np
 from numba import njit
 
 from engine.geometry import Geometry
-
-U0 = np.uint64(0)
-U1 = np.uint64(1)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
+from engine.search import U0, U1, bit_index, lowest_bit, popcount  # one set of bit helpers
 
 #: Technique ids, easiest first (the contract shared with the recipe's tier bands).
 TECHNIQUES = (
@@ -103,26 +97,6 @@ STEP_COLUMNS = 8
 C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
 # positions in the tables tuple the kernels take (see Tables.arrays)
 T_UNITS, T_CELL_UNITS, T_PEERS, T_UNIT_POS, T_INTER, T_INTER_MASKS = range(6)
-
-
-@njit(cache=True)
-def popcount(x):
-    """Number of set bits of a uint64 (SWAR; LLVM makes it one popcnt)."""
-    x = x - ((x >> U1) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return int((x * _H01) >> np.uint64(56))
-
-
-@njit(cache=True)
-def lowest_bit(x):
-    return x & (~x + U1)
-
-
-@njit(cache=True)
-def bit_index(bit):
-    """Index of a single set bit."""
-    return popcount(bit - U1)
 
 
 @njit(cache=True)

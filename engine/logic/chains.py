@@ -93,6 +93,19 @@ def _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, str
                             _set(strong, x, node_of[c2 * n + digit])
 
 
+@njit(cache=True, inline="always")
+def _or_rows(members, rows, out):
+    """``out |= rows[y]`` for every y in the multiword bitset ``members``."""
+    for j in range(members.shape[0]):
+        m = members[j]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            y = j * 64 + bit_index(low)
+            for i in range(out.shape[0]):
+                out[i] |= rows[y, i]
+
+
 @njit(cache=True)
 def _link_between(weak, strong, x, y, words):
     """A candidate w with a weak link from x and a strong link to y (-1 if none)."""
@@ -151,14 +164,7 @@ def _search(cand, placed, pos, T, rec, tech, digits, max_level):
     step = np.zeros((count, words), dtype=np.uint64)
     _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong)
     for x in range(count):
-        for j in range(words):
-            m = weak[x, j]
-            while m:
-                low = lowest_bit(m)
-                m ^= low
-                w = j * 64 + bit_index(low)
-                for i in range(words):
-                    step[x, i] |= strong[w, i]
+        _or_rows(weak[x], strong, step[x])
     levels = np.zeros((count + 1, words), dtype=np.uint64)
     reached = np.zeros(words, dtype=np.uint64)
     for z in range(count):
@@ -174,14 +180,7 @@ def _search(cand, placed, pos, T, rec, tech, digits, max_level):
             grew = False
             for i in range(words):
                 levels[level + 1, i] = U0
-            for j in range(words):
-                m = levels[level, j]
-                while m:
-                    low = lowest_bit(m)
-                    m ^= low
-                    y = j * 64 + bit_index(low)
-                    for i in range(words):
-                        levels[level + 1, i] |= step[y, i]
+            _or_rows(levels[level], step, levels[level + 1])
             level += 1
             for i in range(words):
                 fresh = levels[level, i] & ~reached[i]

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from importlib.metadata import version
 from pathlib import Path
@@ -152,13 +150,8 @@ def write_text(text: str, path: Path) -> None:
     """Write a text file atomically."""
     path = Path(path)
     try:
-        handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(name, path)
-        finally:
-            Path(name).unlink(missing_ok=True)
+        with atomic_path(path) as temporary:
+            temporary.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise StoreError(f"{path}: cannot write: {exc.strerror or exc}") from None
 

@@ -9,18 +9,15 @@ document ids, and fonts are subset in a fixed order.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
 from reportlab.lib.units import inch
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
+from pipeline.formats.writers import atomic_path
 from pipeline.render.book import Book, BookError, Section
 from pipeline.render.fonts import Fonts, check_text, fonts
 from pipeline.render.grid import symbol_size
@@ -99,7 +96,7 @@ def render_book(book: Book, path: Path, options: PrintOptions) -> RenderResult:
     imposed = options.imposition != NO_IMPOSITION
     sheet_size = (2 * page_size[0], page_size[1]) if imposed else page_size
     path = Path(path)
-    with atomic_output(path) as handle:
+    with atomic_path(path) as temporary, temporary.open("wb") as handle:
         canv = Canvas(
             handle,
             pagesize=sheet_size,
@@ -376,18 +373,3 @@ def _set_boxes(canv: Canvas, media: Box, trim: Box) -> None:
     """Trim and bleed boxes tell the printer where to cut (they equal the media without bleed)."""
     canv.setTrimBox(trim.as_tuple())
     canv.setBleedBox(media.as_tuple())
-
-
-@contextmanager
-def atomic_output(path: Path) -> Iterator[BinaryIO]:
-    """A temporary file beside ``path`` that replaces it only when the block succeeds."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -7,6 +7,7 @@ from engine.canon import Canonical, canonical, canonical_many, canonical_transfo
 from engine.dig import DigFailed, DigResult, ImpossibleBand, dig
 from engine.geometry import SYMBOLS, Geometry, geometry, geometry_for
 from engine.grade import Grade, grade
+from engine.grade_table import GradeTable, grade_many
 from engine.grids import random_grid, random_grid_array, random_grids
 from engine.logic import TECHNIQUES
 from engine.solver import MultipleSolutions, NoSolution, count_many, count_solutions, solve
@@ -22,6 +23,7 @@ __all__ = [
     "DigResult",
     "Geometry",
     "Grade",
+    "GradeTable",
     "Grid",
     "ImpossibleBand",
     "InvalidPuzzle",
@@ -38,6 +40,7 @@ __all__ = [
     "geometry",
     "geometry_for",
     "grade",
+    "grade_many",
     "parse",
     "random_grid",
     "random_grid_array",

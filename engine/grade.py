@@ -136,8 +136,8 @@ DIRECT_RATINGS: dict[str, float] = {
     "hidden_triple": 2.5,
 }
 
-_RATING_ARRAY = np.array([RATINGS[name] for name in TECHNIQUES])
-_DIRECT_ARRAY = np.array([DIRECT_RATINGS.get(name, RATINGS[name]) for name in TECHNIQUES])
+RATING_ARRAY = np.array([RATINGS[name] for name in TECHNIQUES])
+DIRECT_ARRAY = np.array([DIRECT_RATINGS.get(name, RATINGS[name]) for name in TECHNIQUES])
 _TE = TECHNIQUES.index("trial_and_error")
 
 
@@ -149,6 +149,7 @@ class Grade:
                   pass included, so every cell has one)
     trial_effort  mean log2(1 + guesses) of the solution counter from the stuck state, over
                   fixed relabellings of its canonical form (0 when logic alone solved it)
+    solution      the one solution, as values per cell
     """
 
     score: float
@@ -160,6 +161,7 @@ class Grade:
     steps_per_technique: Mapping[str, int]
     cell_passes: np.ndarray = field(repr=False, compare=False)
     trial_effort: float = 0.0
+    solution: np.ndarray = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     record: Record = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     trial: Step | None = field(repr=False, compare=False, default=None)
 
@@ -184,7 +186,7 @@ def grade(
         # uniqueness steps assume one solution: a puzzle with several can contradict them
         _count_solutions(grid)
         raise NoSolution(f"puzzle has no solution: {grid.to_text()}") from None
-    if run.solved and not _assumes_uniqueness(run.record.steps):
+    if run.solved and not assumes_uniqueness(run.record.steps):
         solution = run.values  # sound steps and a complete, consistent grid: the one solution
     elif run.solved:
         _count_solutions(grid)  # the steps were sound only if the solution is unique
@@ -193,13 +195,13 @@ def grade(
         # the stuck state has the puzzle's solutions (every step is sound, uniqueness steps if
         # there is one solution) and is faster to count
         stuck = Grid(grid.geometry, run.values)
-        solution = _count_solutions(grid if _assumes_uniqueness(run.record.steps) else stuck)
+        solution = _count_solutions(grid if assumes_uniqueness(run.record.steps) else stuck)
     record = run.record
     steps = record.steps
     iterations = run.passes
     cell_passes = run.solved_pass
     tally = np.zeros(len(TECHNIQUES), dtype=np.int64)
-    rating = _rate(steps, grid.geometry.n, _RATING_ARRAY, _DIRECT_ARRAY, tally)
+    rating = rate_steps(steps, grid.geometry.n, RATING_ARRAY, DIRECT_ARRAY, tally)
     hardest_rank = int(steps[:, S_TECH].max()) if steps.shape[0] else -1
     trial = None
     effort = 0.0
@@ -220,7 +222,7 @@ def grade(
         hardest_rank = _TE
         effort = _trial_effort(Grid(grid.geometry, run.values))
         rating = max(rating, NESTED_BASE) + TE_SLOPE * max(0.0, effort - TE_FREE)
-    score = round(rating + TIE_WIDTH * iterations / (iterations + TIE_HALF), 4)
+    score = final_score(rating, iterations)
     hardest = TECHNIQUES[hardest_rank] if hardest_rank >= 0 else None
     clues = grid.givens
     return Grade(
@@ -233,15 +235,24 @@ def grade(
         steps_per_technique={TECHNIQUES[i]: int(c) for i, c in enumerate(tally) if c},
         cell_passes=cell_passes,
         trial_effort=effort,
+        solution=solution,
         record=record,
         trial=trial,
     )
 
 
-def _assumes_uniqueness(steps: np.ndarray) -> bool:
+@njit(cache=True)
+def assumes_uniqueness(steps):
     """True when a step is sound only for a puzzle with one solution (unique rectangle, BUG+1)."""
-    techs = steps[:, S_TECH]
-    return bool(((techs == UNIQUE_RECTANGLE) | (techs == BUG_PLUS_ONE)).any())
+    for i in range(steps.shape[0]):
+        if steps[i, S_TECH] == UNIQUE_RECTANGLE or steps[i, S_TECH] == BUG_PLUS_ONE:
+            return True
+    return False
+
+
+def final_score(rating: float, iterations: int) -> float:
+    """The rating plus the continuous term that ranks puzzles of one rating by their length."""
+    return round(rating + TIE_WIDTH * iterations / (iterations + TIE_HALF), 4)
 
 
 def _count_solutions(grid: Grid) -> np.ndarray:
@@ -272,7 +283,7 @@ def _grid(text: str, box: str | None) -> Grid:
 
 
 @njit(cache=True)
-def _rate(steps, n, ratings, direct_ratings, tally):
+def rate_steps(steps, n, ratings, direct_ratings, tally):
     """The SE-scale rating of the puzzle (see the module docstring); also counts the steps of
     each technique into ``tally``.
 

@@ -68,7 +68,7 @@ def trial(cand, placed, T, cell, digit, pos, fresh, found):
                 found[c] = bit_index(cand[c]) + 1
                 fresh[count] = c
                 count += 1
-        build_layers(cand, placed, units, pos)
+        build_layers(cand, placed, T, pos)
         for u in range(units.shape[0]):
             done = U0
             for k in range(n):

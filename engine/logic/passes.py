@@ -247,7 +247,7 @@ def _rated_at_naked_single_or_more(rung, rec, first_step):
 @njit(cache=True)
 def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work):
     """Run the pass loop from the givens; returns (result, passes). See the module docstring."""
-    peers, units = T[T_PEERS], T[T_UNITS]
+    peers = T[T_PEERS]
     steps, counts = rec[0], rec[4]
     counts[:] = 0
     if not init_candidates(values, full, peers, cand, placed):
@@ -264,7 +264,7 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
         if open_cells == 0:
             # two singles of one pass can put a digit twice in a unit only if there is no solution
             return (SOLVED if consistent(placed, peers) else CONTRADICTION), passes
-        build_layers(cand, placed, units, pos)
+        build_layers(cand, placed, T, pos)
         progress = False
         for r in range(rungs.shape[0]):
             first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
@@ -296,7 +296,7 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
 def find_once(rung, cand, placed, T, enabled, pos, rec, work):
     """Record one rung's deductions from a given state (for tests and explanations)."""
     rec[4][:] = 0
-    build_layers(cand, placed, T[T_UNITS], pos)
+    build_layers(cand, placed, T, pos)
     run_rung(rung, cand, placed, pos, T, enabled, rec, work)
     return rec[4][C_OVERFLOW] == 0
 

@@ -117,20 +117,27 @@ def sees(a, b, cell_units):
 
 
 @njit(cache=True)
-def build_layers(cand, placed, units, pos):
-    """Rebuild every per-digit unit layer ``pos[d, u]`` from the open cells' candidates."""
+def build_layers(cand, placed, T, pos):
+    """Rebuild every per-digit unit layer ``pos[d, u]`` from the open cells' candidates (cell by
+    cell: each candidate bit sets its position in the cell's row, column and box layers)."""
+    cell_units, unit_pos = T[T_CELL_UNITS], T[T_UNIT_POS]
     pos[:, :] = U0
-    n = units.shape[1]
-    for u in range(units.shape[0]):
-        for k in range(n):
-            cell = units[u, k]
-            if placed[cell] == 0:
-                m = cand[cell]
-                here = bit(k)
-                while m:
-                    low = lowest_bit(m)
-                    m ^= low
-                    pos[bit_index(low), u] |= here
+    for cell in range(cand.shape[0]):
+        if placed[cell] == 0:
+            row, col, box = cell_units[cell, 0], cell_units[cell, 1], cell_units[cell, 2]
+            in_row, in_col, in_box = (
+                bit(unit_pos[cell, 0]),
+                bit(unit_pos[cell, 1]),
+                bit(unit_pos[cell, 2]),
+            )
+            m = cand[cell]
+            while m:
+                low = lowest_bit(m)
+                m ^= low
+                d = bit_index(low)
+                pos[d, row] |= in_row
+                pos[d, col] |= in_col
+                pos[d, box] |= in_box
 
 
 @njit(cache=True)

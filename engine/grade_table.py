@@ -1,0 +1,209 @@
+"""``grade_many``: grade a batch of puzzles in one kernel call, with the results as columns.
+
+Grading a file of puzzles one ``engine.grade`` call at a time spends more time in Python (a
+dispatch, a ``Grade`` object, its step record) than in the pass loop. Here one numba call runs
+the pass loop and the rating over the whole batch; the columns it fills are what
+``engine.grade`` would report, figure for figure. Puzzles the fast path cannot settle alone (logic
+gets stuck, a step assumes uniqueness, a contradiction, a record that overflows) take the
+``engine.grade`` path, so every row ends up with a grade or the error ``grade`` would raise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from engine.geometry import Geometry
+from engine.grade import (
+    DIRECT_ARRAY,
+    RATING_ARRAY,
+    assumes_uniqueness,
+    final_score,
+    grade,
+    rate_steps,
+)
+from engine.logic.passes import RUNG_ARRAY, SOLVED, solve_passes, workspace
+from engine.logic.state import C_STEPS, S_TECH, T_UNITS, TECHNIQUE_INDEX, TECHNIQUES
+from engine.search import search
+from engine.solver import workspace as solver_workspace
+from engine.text import Grid, infer_geometry, parse_many
+from engine.tiers import DEFAULT_TIERS, Tier
+
+COUNT_BUDGET = 10_000  # branches for the in-kernel uniqueness count; beyond, grade() settles it
+NO_TECHNIQUE = -1  # ``hardest`` of a puzzle that needed no step (every cell given)
+ALL_ON = np.ones(len(TECHNIQUES), dtype=np.int8)
+
+
+@dataclass(frozen=True)
+class GradeTable:
+    """Grades of a batch, one row per puzzle in input order (see :class:`engine.Grade`).
+
+    A row whose puzzle has no grade has ``errors[i]`` set (the ``NoSolution``,
+    ``MultipleSolutions`` or ``InvalidPuzzle`` that ``grade`` raises), score NaN, iterations -1.
+    ``steps[i, t]`` counts the steps of technique ``TECHNIQUES[t]``; ``hardest`` holds technique
+    indices (``NO_TECHNIQUE`` for none), ``tiers`` the band names (None when no band admits).
+    """
+
+    geometry: Geometry
+    score: np.ndarray  # float64
+    iterations: np.ndarray  # int64
+    hardest: np.ndarray  # int64 index into TECHNIQUES
+    clues: np.ndarray  # int64
+    steps: np.ndarray  # (rows, len(TECHNIQUES)) int64
+    solutions: np.ndarray  # (rows, ncells) uint8, zeros where there is none
+    tiers: list[str | None]
+    errors: list[ValueError | None]
+
+    def __len__(self) -> int:
+        return len(self.errors)
+
+
+def grade_many(
+    puzzles: Sequence[str],
+    tiers: Mapping[str, Tier] | None = None,
+    box: str | tuple[int, int] | None = None,
+) -> GradeTable:
+    """Grade equal-size puzzles; raises ``InvalidPuzzle`` naming the first malformed text (wrong
+    length or character) by position, as ``count_many`` does. Clashing givens are row errors."""
+    values = parse_many(list(puzzles), box)
+    geo = infer_geometry(values.shape[1], box) if values.size else infer_geometry(81, box)
+    rows = values.shape[0]
+    space = workspace(geo)
+    fast = np.zeros(rows, dtype=np.bool_)
+    iterations = np.full(rows, -1, dtype=np.int64)
+    rating = np.full(rows, np.nan)
+    hardest = np.full(rows, NO_TECHNIQUE, dtype=np.int64)
+    steps = np.zeros((rows, len(TECHNIQUES)), dtype=np.int64)
+    solutions = np.zeros_like(values)
+    args = (space.full, space.T, ALL_ON, RUNG_ARRAY, space.cand, space.placed, space.solved_pass)
+    counter = solver_workspace(geo)
+    _grade_batch(
+        values,
+        *args,
+        space.pos,
+        space.rec,
+        space.work,
+        counter.tables,
+        counter.buffers,
+        RATING_ARRAY,
+        DIRECT_ARRAY,
+        fast,
+        iterations,
+        rating,
+        hardest,
+        steps,
+        solutions,
+    )
+    score = np.array(
+        [final_score(r, i) for r, i in zip(rating.tolist(), iterations.tolist(), strict=True)]
+    )
+    errors: list[ValueError | None] = [None] * rows
+    for index in np.flatnonzero(~fast):
+        try:
+            found = grade(Grid(geo, values[index]), tiers)
+        except ValueError as exc:  # NoSolution, MultipleSolutions, InvalidPuzzle
+            errors[index] = exc
+            score[index] = np.nan
+            iterations[index] = -1
+            continue
+        score[index] = found.score
+        iterations[index] = found.iterations
+        hardest[index] = TECHNIQUE_INDEX[found.hardest] if found.hardest else NO_TECHNIQUE
+        steps[index] = [found.steps_per_technique.get(name, 0) for name in TECHNIQUES]
+        solutions[index] = found.solution
+    clues = np.count_nonzero(values, axis=1).astype(np.int64)
+    names = tiers or DEFAULT_TIERS
+    band = tier_indices(names, score, iterations, clues, hardest)
+    labels = [*names, None]  # index -1 (no band) picks the None
+    return GradeTable(
+        geometry=geo,
+        score=score,
+        iterations=iterations,
+        hardest=hardest,
+        clues=clues,
+        steps=steps,
+        solutions=solutions,
+        tiers=[labels[b] if errors[i] is None else None for i, b in enumerate(band.tolist())],
+        errors=errors,
+    )
+
+
+def tier_indices(
+    tiers: Mapping[str, Tier],
+    score: np.ndarray,
+    iterations: np.ndarray,
+    clues: np.ndarray,
+    hardest: np.ndarray,
+) -> np.ndarray:
+    """Index of the first band that admits each row (as :func:`engine.tiers.tier_of`), -1 for
+    none: one vectorised test per band instead of one Python call per row."""
+    found = np.full(score.shape[0], -1, dtype=np.int64)
+    for index, band in enumerate(tiers.values()):
+        admits = found < 0
+        for value, bounds in (
+            (score, band.score),
+            (iterations, band.iterations),
+            (clues, band.clues),
+        ):
+            if bounds is not None:
+                admits &= (value >= bounds[0]) & (value <= bounds[1])
+        if band.hardest is not None:
+            admits &= hardest <= TECHNIQUE_INDEX[band.hardest]
+        if band.needs is not None:
+            admits &= hardest >= TECHNIQUE_INDEX[band.needs]
+        found[admits] = index
+    return found
+
+
+@njit(cache=True)
+def _grade_batch(
+    puzzles,
+    full,
+    T,
+    enabled,
+    rungs,
+    cand,
+    placed,
+    solved_pass,
+    pos,
+    rec,
+    work,
+    count_tables,
+    count_buffers,
+    ratings,
+    direct,
+    fast,
+    iterations,
+    rating,
+    hardest,
+    steps,
+    solutions,
+):
+    """The pass loop and the rating for every row; ``fast[i]`` is set where that settles it:
+    logic solved it, and any step that assumes uniqueness (unique rectangle, BUG+1) was justified
+    by a count of 1 within COUNT_BUDGET branches."""
+    n = T[T_UNITS].shape[1]
+    rng = np.zeros(2, dtype=np.uint64)  # fixed branch order
+    for i in range(puzzles.shape[0]):
+        result, passes = solve_passes(
+            puzzles[i], full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work
+        )
+        if result != SOLVED:
+            continue
+        record = rec[0][: rec[4][C_STEPS]]
+        if assumes_uniqueness(record):  # sound only if the solution is unique: count to 2
+            found = search(
+                puzzles[i], count_tables, 2, solutions[i], rng, COUNT_BUDGET, count_buffers
+            )
+            if found != 1:
+                continue  # grade() raises, or counts without a budget
+        fast[i] = True
+        iterations[i] = passes
+        rating[i] = rate_steps(record, n, ratings, direct, steps[i])
+        for s in range(record.shape[0]):
+            hardest[i] = max(hardest[i], record[s, S_TECH])
+        for cell in range(placed.shape[0]):
+            solutions[i, cell] = placed[cell]

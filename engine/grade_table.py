@@ -10,12 +10,15 @@ gets stuck, a step assumes uniqueness, a contradiction, a record that overflows)
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
+from engine.clock import HAS_CYCLES, seconds_per_cycle
+from engine.clock import cycles as clock
 from engine.geometry import Geometry
 from engine.grade import (
     DIRECT_ARRAY,
@@ -45,6 +48,7 @@ class GradeTable:
     ``MultipleSolutions`` or ``InvalidPuzzle`` that ``grade`` raises), score NaN, iterations -1.
     ``steps[i, t]`` counts the steps of technique ``TECHNIQUES[t]``; ``hardest`` holds technique
     indices (``NO_TECHNIQUE`` for none), ``tiers`` the band names (None when no band admits).
+    ``seconds`` is read from the cycle counter inside the kernel (see ``engine.clock``).
     """
 
     geometry: Geometry
@@ -56,6 +60,7 @@ class GradeTable:
     solutions: np.ndarray  # (rows, ncells) uint8, zeros where there is none
     tiers: list[str | None]
     errors: list[ValueError | None]
+    seconds: np.ndarray  # float64: the time each row took to grade
 
     def __len__(self) -> int:
         return len(self.errors)
@@ -78,6 +83,8 @@ def grade_many(
     hardest = np.full(rows, NO_TECHNIQUE, dtype=np.int64)
     steps = np.zeros((rows, len(TECHNIQUES)), dtype=np.int64)
     solutions = np.zeros_like(values)
+    cycles = np.zeros(rows, dtype=np.uint64)
+    start = time.perf_counter()
     args = (space.full, space.T, ALL_ON, RUNG_ARRAY, space.cand, space.placed, space.solved_pass)
     counter = solver_workspace(geo)
     _grade_batch(
@@ -96,24 +103,29 @@ def grade_many(
         hardest,
         steps,
         solutions,
+        cycles,
     )
+    if HAS_CYCLES:
+        seconds = cycles * seconds_per_cycle()
+    else:  # no counter: each row gets an equal share of the batch
+        seconds = np.full(rows, (time.perf_counter() - start) / max(rows, 1))
     score = np.array(
         [final_score(r, i) for r, i in zip(rating.tolist(), iterations.tolist(), strict=True)]
     )
     errors: list[ValueError | None] = [None] * rows
     for index in np.flatnonzero(~fast):
+        start = time.perf_counter()
         try:
             found = grade(Grid(geo, values[index]), tiers)
         except ValueError as exc:  # NoSolution, MultipleSolutions, InvalidPuzzle
             errors[index] = exc
-            score[index] = np.nan
-            iterations[index] = -1
-            continue
-        score[index] = found.score
-        iterations[index] = found.iterations
-        hardest[index] = TECHNIQUE_INDEX[found.hardest] if found.hardest else NO_TECHNIQUE
-        steps[index] = [found.steps_per_technique.get(name, 0) for name in TECHNIQUES]
-        solutions[index] = found.solution
+            score[index], iterations[index] = np.nan, -1
+        else:
+            score[index], iterations[index] = found.score, found.iterations
+            hardest[index] = TECHNIQUE_INDEX[found.hardest] if found.hardest else NO_TECHNIQUE
+            steps[index] = [found.steps_per_technique.get(name, 0) for name in TECHNIQUES]
+            solutions[index] = found.solution
+        seconds[index] += time.perf_counter() - start
     clues = np.count_nonzero(values, axis=1).astype(np.int64)
     names = tiers or DEFAULT_TIERS
     band = tier_indices(names, score, iterations, clues, hardest)
@@ -128,6 +140,7 @@ def grade_many(
         solutions=solutions,
         tiers=[labels[b] if errors[i] is None else None for i, b in enumerate(band.tolist())],
         errors=errors,
+        seconds=seconds,
     )
 
 
@@ -181,6 +194,7 @@ def _grade_batch(
     hardest,
     steps,
     solutions,
+    cycles,
 ):
     """The pass loop and the rating for every row; ``fast[i]`` is set where that settles it:
     logic solved it, and any step that assumes uniqueness (unique rectangle, BUG+1) was justified
@@ -188,9 +202,11 @@ def _grade_batch(
     n = T[T_UNITS].shape[1]
     rng = np.zeros(2, dtype=np.uint64)  # fixed branch order
     for i in range(puzzles.shape[0]):
+        start = clock()
         result, passes = solve_passes(
             puzzles[i], full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work
         )
+        cycles[i] = clock() - start
         if result != SOLVED:
             continue
         record = rec[0][: rec[4][C_STEPS]]
@@ -207,3 +223,4 @@ def _grade_batch(
             hardest[i] = max(hardest[i], record[s, S_TECH])
         for cell in range(placed.shape[0]):
             solutions[i, cell] = placed[cell]
+        cycles[i] = clock() - start

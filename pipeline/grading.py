@@ -1,39 +1,40 @@
 """``grade_files``: grade puzzle files that others made, every input row accounted for.
 
 Flow: :func:`pipeline.formats.read_puzzles` streams chunks of rows; the well-formed puzzles of a
-chunk go to a worker (joblib's loky), which settles their uniqueness with one
-``engine.count_many`` call per grid size and grades only the unique ones; results come back in
-input order, so the output does not depend on the worker count; rows are written as they arrive
-and folded into a :class:`Summary` of bounded size, so memory stays flat whatever the file size.
+chunk go to a worker (joblib's loky), which grades them with one ``engine.grade_many`` call per
+grid size (uniqueness comes with the grade: logic proves it, or the engine counts) and sends back
+Arrow columns; results come back in input order, so the output does not depend on the worker
+count; each chunk is joined with its input rows into an Arrow table, written as it arrives and
+folded into a :class:`Summary` of bounded size, so memory stays flat whatever the file size.
+Nothing is done row by row in Python that Arrow or numpy can do for a whole column.
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-import time
 import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from joblib import Parallel, delayed, effective_n_jobs
 
 import engine
 from engine import InvalidPuzzle, MultipleSolutions, NoSolution, Tier
-from pipeline.formats import FormatError, InputRow, read_puzzles, write_rows
-from pipeline.formats.writers import output_kind
+from pipeline.formats import FormatError, InputRow, read_puzzles
+from pipeline.formats.writers import output_kind, write_tables
 
 OK, INVALID, NO_SOLUTION, MULTIPLE = "ok", "invalid", "no_solution", "multiple_solutions"
 STATUSES = (OK, INVALID, NO_SOLUTION, MULTIPLE)
 ALL_CORES = -1
-DEFAULT_CHUNK = 2_000  # puzzles per worker task: ~0.3 s of grading, far above pickling costs
-UNIQUE = 1  # count_many's count for a puzzle with exactly one solution
-COUNT_LIMIT = 2  # counting stops at two solutions: enough to tell unique from not
+DEFAULT_CHUNK = 2_000  # puzzles per worker task: ~0.15 s of grading, far above pickling costs
 TOP_PUZZLES = 5  # hardest and slowest puzzles listed in the summary
 SHOWN_PROBLEMS = 10  # non-ok rows listed in the summary before "... and N more"
 ITERATION_BIN = 10  # width of the iteration histogram's bins
@@ -69,73 +70,106 @@ class StrictStop(ValueError):
     """``strict`` was asked for and a row is not ok; the message names its source and line."""
 
 
-class Verdict(NamedTuple):
-    """What a worker found for one well-formed puzzle (``seconds``: its grading time)."""
-
-    status: str
-    reason: str | None = None
-    score: float | None = None
-    tier: str | None = None
-    iterations: int | None = None
-    hardest: str | None = None
-    techniques: dict[str, int] | None = None
-    clues: int | None = None
-    solution: str | None = None
-    seconds: float = 0.0
-
-
-NO_SOLUTION_VERDICT = Verdict(NO_SOLUTION, "the puzzle has no solution")
-MULTIPLE_VERDICT = Verdict(MULTIPLE, "the puzzle has more than one solution")
+#: Reasons of the rows the engine finds no single solution for.
+NO_SOLUTION_REASON = "the puzzle has no solution"
+MULTIPLE_REASON = "the puzzle has more than one solution"
+#: The grade columns a worker fills for the well-formed puzzles of a chunk (SCHEMA's order).
+VERDICT_COLUMNS = (
+    "status",
+    "reason",
+    "score",
+    "tier",
+    "iterations",
+    "hardest",
+    "techniques",
+    "clues",
+    "solution",
+)
+VERDICT_SCHEMA = pa.schema([SCHEMA.field(name) for name in VERDICT_COLUMNS])
 #: What a worker receives: a chunk's well-formed ``(puzzle, box)`` pairs, and the tier bands.
 Task = tuple[list[tuple[str, tuple[int, int]]], Mapping[str, Tier] | None]
 
 
-def grade_chunk(task: Task) -> list[Verdict]:
+class Verdicts(NamedTuple):
+    """What a worker found for a chunk's well-formed puzzles, in their order: the grade columns
+    (VERDICT_COLUMNS) and each puzzle's grading time in seconds."""
+
+    columns: pa.Table
+    seconds: np.ndarray
+
+
+def grade_chunk(task: Task) -> Verdicts:
     """Verdicts for a chunk of well-formed ``(puzzle, box)`` pairs, in their order.
 
-    Uniqueness is settled per grid size with one ``count_many`` call, which also gives each
-    solution; only the unique puzzles are graded, the costly step.
+    One ``engine.grade_many`` call per grid size: logic proves most puzzles unique on its own,
+    and the engine counts solutions only where it must.
     """
     puzzles, tiers = task
-    verdicts: list[Verdict | None] = [None] * len(puzzles)
     by_box: dict[tuple[int, int], list[int]] = {}
     for index, (_, box) in enumerate(puzzles):
         by_box.setdefault(box, []).append(index)
-    for box, indices in by_box.items():
-        counts, solutions = engine.count_many(
-            [puzzles[i][0] for i in indices], COUNT_LIMIT, box, solutions=True
-        )
-        for index, count, solution in zip(indices, counts, solutions, strict=True):
-            if count == UNIQUE:
-                verdicts[index] = _graded(puzzles[index][0], box, solution, tiers)
-            else:
-                verdicts[index] = NO_SOLUTION_VERDICT if count == 0 else MULTIPLE_VERDICT
-    return verdicts  # type: ignore[return-value]  (every index was filled above)
+    parts = [
+        _verdicts(engine.grade_many([puzzles[i][0] for i in indices], tiers, box))
+        for box, indices in by_box.items()
+    ]
+    if len(parts) == 1:
+        return parts[0]
+    if not parts:
+        return Verdicts(VERDICT_SCHEMA.empty_table(), np.zeros(0))
+    columns = pa.concat_tables([part.columns for part in parts])
+    seconds = np.concatenate([part.seconds for part in parts])
+    where = np.argsort(np.concatenate([np.array(i, dtype=np.int64) for i in by_box.values()]))
+    return Verdicts(columns.take(where), seconds[where])  # back to input order
 
 
-def _graded(
-    puzzle: str, box: tuple[int, int], solution: str, tiers: Mapping[str, Tier] | None
-) -> Verdict:
-    start = time.perf_counter()
-    try:
-        found = engine.grade(puzzle, tiers, f"{box[0]}x{box[1]}")
-    except NoSolution:  # the counter said unique: these three are never expected, but a row
-        return NO_SOLUTION_VERDICT  # must never take the run down
-    except MultipleSolutions:
-        return MULTIPLE_VERDICT
-    except InvalidPuzzle as exc:
-        return Verdict(INVALID, str(exc))
-    return Verdict(
-        OK,
-        score=found.score,
-        tier=found.tier,
-        iterations=found.iterations,
-        hardest=found.hardest,
-        techniques=dict(found.steps_per_technique),
-        clues=found.clues,
-        solution=solution,
-        seconds=time.perf_counter() - start,
+def _verdicts(table: engine.GradeTable) -> Verdicts:
+    """The grade columns of one batch, built column by column (no per-row Python objects)."""
+    ok = np.array([error is None for error in table.errors], dtype=bool)
+    bad = pa.array(~ok)
+    hardest = table.hardest
+    symbols = np.frombuffer(("." + engine.SYMBOLS).encode(), dtype=np.uint8)
+    ncells = table.geometry.ncells
+    text = symbols[table.solutions].tobytes()
+    offsets = np.arange(len(table) + 1, dtype=np.int32) * ncells
+    solution = pa.Array.from_buffers(
+        pa.string(), len(table), [None, pa.py_buffer(offsets), pa.py_buffer(text)]
     )
+    rows, techniques = np.nonzero(table.steps)
+    map_offsets = np.zeros(len(table) + 1, dtype=np.int32)
+    np.cumsum(np.count_nonzero(table.steps, axis=1), out=map_offsets[1:])
+    columns = {
+        "status": pa.array([OK if e is None else _STATUS_OF[type(e)] for e in table.errors]),
+        "reason": pa.array([_reason(e) for e in table.errors], pa.string()),
+        "score": pa.array(table.score, mask=~ok),
+        "tier": pa.array(table.tiers, pa.string()),
+        "iterations": pa.array(table.iterations, mask=~ok),
+        "hardest": pa.DictionaryArray.from_arrays(
+            pa.array(hardest, mask=(hardest < 0) | ~ok), _TECHNIQUE_NAMES
+        ).cast(pa.string()),
+        "techniques": pa.MapArray.from_arrays(
+            pa.array(map_offsets),
+            _TECHNIQUE_NAMES.take(pa.array(techniques)),
+            pa.array(table.steps[rows, techniques]),
+            mask=bad,
+        ),
+        "clues": pa.array(table.clues, mask=~ok),
+        "solution": pc.if_else(bad, pa.scalar(None, pa.string()), solution),
+    }
+    return Verdicts(pa.table(columns, VERDICT_SCHEMA), table.seconds)
+
+
+_STATUS_OF = {NoSolution: NO_SOLUTION, MultipleSolutions: MULTIPLE, InvalidPuzzle: INVALID}
+_TECHNIQUE_NAMES = pa.array(engine.TECHNIQUES)
+
+
+def _reason(error: ValueError | None) -> str | None:
+    if error is None:
+        return None
+    if isinstance(error, NoSolution):
+        return NO_SOLUTION_REASON
+    if isinstance(error, MultipleSolutions):
+        return MULTIPLE_REASON
+    return str(error)
 
 
 @dataclass
@@ -162,24 +196,34 @@ class Summary:
     def not_ok(self) -> int:
         return self.rows - self.statuses[OK]
 
-    def add(self, row: Mapping[str, Any], seconds: float) -> None:
-        """Fold one output row (and its grading time) into the figures."""
-        self.statuses[row["status"]] += 1
-        where = f"{row['source']}:{row['line']}"
-        if row["status"] != OK:
-            if len(self.problems) < SHOWN_PROBLEMS:
-                self.problems.append(f"{where}: {row['status']}: {row['reason']}")
+    def add(self, table: pa.Table, seconds: np.ndarray) -> None:
+        """Fold a chunk of output rows (and each row's grading time) into the figures."""
+        first = self.rows  # rows folded before this chunk
+        status = table.column("status").to_numpy(zero_copy_only=False)
+        self.statuses.update(status.tolist())
+        ok = status == OK
+        for index in np.flatnonzero(~ok)[: SHOWN_PROBLEMS - len(self.problems)]:
+            row = table.slice(index, 1).to_pylist()[0]
+            where = f"{row['source']}:{row['line']}"
+            self.problems.append(f"{where}: {row['status']}: {row['reason']}")
+        if not ok.any():
             return
-        score = row["score"]
-        self.tiers[row["tier"] or NO_TIER] += 1
-        self.score_bins[math.floor(score)] += 1
-        self.iteration_bins[row["iterations"] // ITERATION_BIN] += 1
-        self.score_total += score
-        self.score_min = min(self.score_min, score)
-        self.score_max = max(self.score_max, score)
-        order = -self.rows  # ties: the earlier row ranks higher
-        _keep_top(self.hardest, (score, order, f"{where} {row['puzzle']}"))
-        _keep_top(self.slowest, (seconds, order, f"{where} {row['puzzle']}"))
+        graded = table.filter(pa.array(ok))
+        score = graded.column("score").to_numpy()
+        iterations = graded.column("iterations").to_numpy()
+        tiers = graded.column("tier").fill_null(NO_TIER).to_pylist()
+        self.tiers.update(tiers)
+        self.score_bins.update(np.floor(score).astype(np.int64).tolist())
+        self.iteration_bins.update((iterations // ITERATION_BIN).tolist())
+        self.score_total += float(score.sum())
+        self.score_min = min(self.score_min, float(score.min()))
+        self.score_max = max(self.score_max, float(score.max()))
+        order = -(first + 1 + np.flatnonzero(ok))  # ties: the earlier row ranks higher
+        for heap, figure in ((self.hardest, score), (self.slowest, seconds[ok])):
+            for index in np.argsort(-figure, kind="stable")[:TOP_PUZZLES]:
+                row = graded.slice(int(index), 1).to_pylist()[0]
+                what = f"{row['source']}:{row['line']} {row['puzzle']}"
+                _keep_top(heap, (float(figure[index]), int(order[index]), what))
 
 
 def _keep_top(heap: list[tuple[float, int, str]], item: tuple[float, int, str]) -> None:
@@ -232,31 +276,38 @@ def _by_tier(counts: Counter[str], order: Sequence[str]) -> list[tuple[str, int]
     return sorted(counts.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))
 
 
-def _row(row: InputRow, verdict: Verdict | None) -> dict[str, Any]:
-    """The output row of an input row; ``verdict`` is None for a row that is not well formed."""
-    if verdict is None:
-        verdict = Verdict(INVALID, row.reason)
-    return {
-        "source": row.source,
-        "line": row.line,
-        "puzzle": row.puzzle,
-        "raw": row.raw if verdict.status == INVALID else None,
-        "status": verdict.status,
-        "reason": verdict.reason,
-        "size": row.box[0] * row.box[1] if row.box else None,
-        "score": verdict.score,
-        "tier": verdict.tier,
-        "iterations": verdict.iterations,
-        "hardest": verdict.hardest,
-        "techniques": verdict.techniques,
-        "clues": verdict.clues,
-        "solution": verdict.solution,
+def _output_table(chunk: list[InputRow], verdicts: Verdicts) -> pa.Table:
+    """The output rows of a chunk: its input rows joined with the verdicts of the well-formed
+    ones; a row that is not well formed is ``invalid`` with the reader's reason."""
+    ok = np.array([row.ok for row in chunk], dtype=bool)
+    columns = verdicts.columns
+    if not ok.all():  # spread the verdicts over the chunk, nulls at the malformed rows
+        where = np.full(len(chunk), -1, dtype=np.int64)
+        where[ok] = np.arange(columns.num_rows)
+        columns = columns.take(pa.array(where, mask=~ok))
+        reasons = pa.array([row.reason for row in chunk], pa.string())
+        columns = columns.set_column(0, "status", columns.column("status").fill_null(INVALID))
+        columns = columns.set_column(1, "reason", pc.coalesce(columns.column("reason"), reasons))
+    status = columns.column("status")
+    raw = pa.array([row.raw for row in chunk], pa.string())
+    inputs = {
+        "source": pa.array([row.source for row in chunk], pa.string()),
+        "line": pa.array([row.line for row in chunk], pa.int64()),
+        "puzzle": pa.array([row.puzzle for row in chunk], pa.string()),
+        "raw": pc.if_else(pc.equal(status, INVALID), raw, pa.scalar(None, pa.string())),
+        "size": pa.array(
+            [row.box[0] * row.box[1] if row.box else None for row in chunk], pa.int64()
+        ),
     }
+    return pa.table(
+        {name: inputs[name] if name in inputs else columns.column(name) for name in SCHEMA.names},
+        SCHEMA,
+    )
 
 
 def _in_order(
-    function: Callable[[Task], list[Verdict]], tasks: Iterator[Task], n_jobs: int
-) -> Iterator[list[Verdict]]:
+    function: Callable[[Task], Verdicts], tasks: Iterator[Task], n_jobs: int
+) -> Iterator[Verdicts]:
     """``function`` over ``tasks``, results in task order; tasks are drawn lazily (a few ahead
     of the workers), so a long input is never held in memory. One worker, or a single task,
     runs in this process: starting workers would cost more than it saves."""
@@ -275,14 +326,14 @@ def _in_order(
             results.close()
 
 
-def _result_rows(
+def _result_tables(
     chunks: Iterator[list[InputRow]],
     tiers: Mapping[str, Tier] | None,
     n_jobs: int,
     strict: bool,
     summary: Summary,
     on_rows: Callable[[int], None],
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[pa.Table]:
     pending: deque[list[InputRow]] = deque()  # chunks sent out, waiting for their verdicts
 
     def tasks() -> Iterator[Task]:
@@ -292,17 +343,18 @@ def _result_rows(
 
     for verdicts in _in_order(grade_chunk, tasks(), n_jobs):
         chunk = pending.popleft()
-        found = iter(verdicts)
-        for input_row in chunk:
-            verdict = next(found) if input_row.ok else None
-            row = _row(input_row, verdict)
-            if strict and row["status"] != OK:
-                raise StrictStop(
-                    f"{row['source']} line {row['line']}: {row['status']}: {row['reason']} "
-                    "(--strict stops at the first row that is not ok)"
-                )
-            summary.add(row, verdict.seconds if verdict else 0.0)
-            yield row
+        table = _output_table(chunk, verdicts)
+        status = table.column("status").to_numpy(zero_copy_only=False)
+        if strict and (status != OK).any():
+            row = table.slice(int(np.argmax(status != OK)), 1).to_pylist()[0]
+            raise StrictStop(
+                f"{row['source']} line {row['line']}: {row['status']}: {row['reason']} "
+                "(--strict stops at the first row that is not ok)"
+            )
+        seconds = np.zeros(len(chunk))
+        seconds[[row.ok for row in chunk]] = verdicts.seconds
+        summary.add(table, seconds)
+        yield table
         on_rows(len(chunk))
 
 
@@ -338,9 +390,9 @@ def grade_files(
     except FormatError as exc:
         raise UnusableArguments(str(exc)) from None
     summary = Summary(tuple(tiers) if tiers else engine.TIERS)
-    rows = _result_rows(chunks, tiers, n_jobs, strict, summary, on_rows)
+    tables = _result_tables(chunks, tiers, n_jobs, strict, summary, on_rows)
     if output is None:
-        deque(rows, maxlen=0)  # grade for the summary alone
+        deque(tables, maxlen=0)  # grade for the summary alone
     else:
-        write_rows(rows, output, SCHEMA)
+        write_tables(tables, output, SCHEMA)
     return summary

@@ -1,4 +1,5 @@
-"""``write_rows``: result rows to Parquet (the default), CSV or JSON lines, chosen by suffix.
+"""``write_rows`` / ``write_tables``: result rows or Arrow tables to Parquet (the default), CSV
+or JSON lines, chosen by suffix.
 
 Writes go to a temporary file beside the target, renamed over it only when complete
 (``os.replace``), so an error half-way leaves any earlier file at that path untouched. Rows are
@@ -151,6 +152,33 @@ def _write_jsonl(rows: Iterable[Row], handle: TextIO) -> int:
         handle.write("\n")
         count += 1
     return count
+
+
+def write_tables(tables: Iterable[pa.Table], path: Path, schema: pa.Schema) -> int:
+    """Write Arrow tables of ``schema`` to ``path`` as one file; return the row count.
+
+    As :func:`write_rows` (format by suffix, atomic), without turning columns into rows for
+    Parquet, whose row groups are gathered to about BATCH_ROWS rows.
+    """
+    path = Path(path)
+    kind = output_kind(path)
+    with atomic_path(path) as temporary:
+        if kind != PARQUET:
+            rows = (row for table in tables for row in table.to_pylist(maps_as_pydicts="strict"))
+            with temporary.open("w", encoding="utf-8", newline="") as handle:
+                return _write_csv(rows, handle, path) if kind == CSV else _write_jsonl(rows, handle)
+        count = 0
+        with pq.ParquetWriter(temporary, schema) as writer:
+            gathered: list[pa.Table] = []
+            for table in tables:
+                gathered.append(table)
+                count += table.num_rows
+                if sum(t.num_rows for t in gathered) >= BATCH_ROWS:
+                    writer.write_table(pa.concat_tables(gathered))
+                    gathered = []
+            if gathered or count == 0:
+                writer.write_table(pa.concat_tables(gathered) if gathered else schema.empty_table())
+        return count
 
 
 def write_rows(

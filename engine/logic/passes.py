@@ -68,7 +68,9 @@ from engine.logic.state import (
     SIMPLE_COLOURING,
     SKYSCRAPER,
     SWORDFISH,
+    T_CELL_UNITS,
     T_PEERS,
+    T_UNIT_POS,
     T_UNITS,
     TECHNIQUES,
     TRIAL_AND_ERROR,
@@ -83,10 +85,12 @@ from engine.logic.state import (
     XYZ_WING,
     Tables,
     bit,
+    bit_index,
     build_layers,
     consistent,
     full_mask,
     init_candidates,
+    lowest_bit,
     new_record,
     tables,
 )
@@ -173,9 +177,14 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
 
 
 @njit(cache=True)
-def apply_effects(rec, first, cand, placed, solved_pass, peers, pass_no):
-    """Apply the effects recorded from ``first`` on; False on a contradiction (an empty cell)."""
+def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
+    """Apply the effects recorded from ``first`` on; False on a contradiction (an empty cell).
+
+    The layers follow every change (a candidate leaving a cell clears the cell's bit in the
+    digit's three unit layers; a placed cell leaves the layers), so they never need a rebuild.
+    """
     effects, counts = rec[3], rec[4]
+    peers = T[T_PEERS]
     for i in range(first, counts[C_EFFECTS]):
         cell, digit = effects[i, 0], effects[i, 1]
         b = bit(digit)
@@ -184,20 +193,36 @@ def apply_effects(rec, first, cand, placed, solved_pass, peers, pass_no):
                 if placed[cell] != digit + 1:
                     return False
                 continue
+            _drop(pos, T, cell, cand[cell])
             placed[cell] = digit + 1
             cand[cell] = b
             solved_pass[cell] = pass_no
             for k in range(peers.shape[1]):
                 p = peers[cell, k]
-                if placed[p] == 0:
+                if placed[p] == 0 and cand[p] & b:
                     cand[p] &= ~b
+                    _drop(pos, T, p, b)
                     if cand[p] == U0:
                         return False
-        else:
+        elif cand[cell] & b:
             cand[cell] &= ~b
+            if placed[cell] == 0:
+                _drop(pos, T, cell, b)
             if cand[cell] == U0:
                 return False
     return True
+
+
+@njit(cache=True, inline="always")
+def _drop(pos, T, cell, digits):
+    """Clear an open cell's bit from the layers of ``digits`` in its row, column and box."""
+    cell_units, unit_pos = T[T_CELL_UNITS], T[T_UNIT_POS]
+    while digits:
+        low = lowest_bit(digits)
+        digits ^= low
+        d = bit_index(low)
+        for k in range(3):
+            pos[d, cell_units[cell, k]] &= ~bit(unit_pos[cell, k])
 
 
 #: Techniques whose *direct* form raters put below a naked single (SE: 1.7, 1.9, 2.0 < 2.3).
@@ -254,6 +279,7 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
         return CONTRADICTION, 0
     for cell in range(values.shape[0]):
         solved_pass[cell] = 0 if values[cell] else -1
+    build_layers(cand, placed, T, pos)  # from here on apply_effects keeps them up to date
     passes = 0
     settled = False
     while True:
@@ -264,7 +290,6 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
         if open_cells == 0:
             # two singles of one pass can put a digit twice in a unit only if there is no solution
             return (SOLVED if consistent(placed, peers) else CONTRADICTION), passes
-        build_layers(cand, placed, T, pos)
         progress = False
         for r in range(rungs.shape[0]):
             first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
@@ -284,7 +309,7 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
                 passes += 1
                 for s in range(first_step, counts[C_STEPS]):
                     steps[s, S_PASS] = passes
-                if not apply_effects(rec, first_effect, cand, placed, solved_pass, peers, passes):
+                if not apply_effects(rec, first_effect, cand, placed, solved_pass, pos, T, passes):
                     return CONTRADICTION, passes
                 progress = True
                 break

@@ -4,7 +4,8 @@ Glossary (see also ``engine.geometry``):
     cand    uint64 per cell: bit d set = digit d+1 still possible (a placed cell keeps its one bit)
     placed  int32 per cell: the digit placed there (1..n), 0 while open
     layer   ``pos[d, u]``: the per-digit layer of unit u, bit k set = digit d+1 may still go in
-            the unit's k-th cell ``units[u, k]``; rebuilt from ``cand`` at the start of every pass
+            the unit's k-th cell ``units[u, k]``; built from ``cand`` when a solve starts and
+            kept up to date as effects are applied
     step    one deduction: a technique, the pass it belongs to, the cells and digits that prove it
             (``proof``, ``digits``) and its effects (eliminations and placements)
 

@@ -1,8 +1,9 @@
 """Grading speed and the difficulty it finds: 17-clue puzzles and the top1465 hard list.
 
 Run: ``.venv/bin/python bench/grade_bench.py [--limit N]``. One process, one core. Prints
-puzzles graded per second (CPU time and wall time: the machine may be shared), then the
-distribution of tiers, hardest techniques, iterations and scores. A few puzzles of each set
+puzzles graded per second (CPU time and wall time: the machine may be shared), one at a time
+with ``engine.grade`` and as one batch with ``engine.grade_many``, then the distribution of
+tiers, hardest techniques, iterations and scores. A few puzzles of each set
 (including one that needs trial and error) are graded untimed first, so numba's compilation or
 cache loading is not measured.
 """
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import TIERS, grade
+from engine import TIERS, grade, grade_many
 from engine.grade import Grade
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -39,6 +40,14 @@ def timed(puzzles: list[str]) -> tuple[list[Grade], float, float]:
     return grades, time.process_time() - cpu, time.perf_counter() - wall
 
 
+def timed_batch(puzzles: list[str]) -> tuple[float, float]:
+    """CPU and wall seconds of one ``grade_many`` call over the set (warmed up first)."""
+    grade_many(puzzles[:WARM_UP] + read(DATA / "magictour_top1465.txt")[:WARM_UP])
+    cpu, wall = time.process_time(), time.perf_counter()
+    grade_many(puzzles)
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
 def share(counter: Counter, total: int, order: list) -> str:
     return "  ".join(f"{key}={counter[key] / total:.1%}" for key in order if counter[key])
 
@@ -47,7 +56,9 @@ def report(name: str, puzzles: list[str]) -> None:
     grades, cpu, wall = timed(puzzles)
     count = len(grades)
     print(f"\n{name}: {count:,} puzzles")
-    print(f"  throughput   {count / cpu:,.0f} /s per core (CPU time), {count / wall:,.0f} /s wall")
+    print(f"  grade        {count / cpu:,.0f} /s per core (CPU time), {count / wall:,.0f} /s wall")
+    cpu, wall = timed_batch(puzzles)
+    print(f"  grade_many   {count / cpu:,.0f} /s per core (CPU time), {count / wall:,.0f} /s wall")
     print(f"  tiers        {share(Counter(g.tier for g in grades), count, list(TIERS))}")
     hardest = Counter(g.hardest for g in grades)
     print(f"  hardest      {share(hardest, count, [k for k, _ in hardest.most_common()])}")

@@ -35,6 +35,7 @@ TOUCH_ALL = -2  # _propagate: scan every unit (after eliminations made outside t
 # stronger than singles, and worth its cost only on big grids, where singles leave huge trees.
 ALLDIFFERENT_FROM = 16
 SINGLES_SUFFICE = 2  # a unit with this few open cells has nothing left for matching to find
+BIVALUE_WEIGHT = 4  # branching: a two-candidate peer counts this many others (see _pressure)
 
 
 @njit(cache=True, inline="always")
@@ -119,8 +120,9 @@ def _drain(cand, peers, cell_units, ws, ndirty, queue, qhead, qtail, trail, tp):
 def _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp):
     """Place queued singles and hidden singles until nothing changes.
 
-    Only units with a cell changed since their last scan are scanned for hidden singles, and each
-    hidden single is propagated at once, so the rest of the scan sees its effect. ``touch`` marks
+    Only units with a cell changed since their last scan are scanned for hidden singles; the
+    hidden singles of a round are propagated together when it ends (fewer rescans than one by
+    one; two that conflict empty a cell, which the propagation reports). ``touch`` marks
     more units for scanning: a cell's three (cell >= 0), all (TOUCH_ALL) or none (TOUCH_NONE).
     Returns (ok, trail length); on a contradiction ok is False and the caller undoes the trail.
     """
@@ -147,6 +149,7 @@ def _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp):
             u = dirty_list[i]
             scan_list[i] = u
             dirty[u] = False
+        found = 0  # hidden singles of this round, placed together once the round is scanned
         for i in range(scan):
             u = scan_list[i]
             once = U0
@@ -175,14 +178,14 @@ def _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp):
                 if cand[cell] != bit:
                     tp = _set(cand, cell, bit, trail_cell, trail_mask, tp)
                     ndirty = _touch(cell, cell_units, dirty, dirty_list, ndirty)
-                    queue[0] = cell
-                    ok, _, ndirty, tp = _drain(
-                        cand, peers, cell_units, ws, ndirty, queue, 0, 1, trail, tp
-                    )
-                    if not ok:
-                        break
+                    queue[found] = cell
+                    found += 1
             if not ok:
                 break
+        if ok and found:
+            ok, _, ndirty, tp = _drain(
+                cand, peers, cell_units, ws, ndirty, queue, 0, found, trail, tp
+            )
     _clear(dirty, dirty_list, ndirty)
     return ok, tp
 
@@ -310,25 +313,47 @@ def _settle(cand, full, tables, ws, scratch, strong, queue, qtail, touch, trail,
     return ok, tp
 
 
+@njit(cache=True, inline="always")
+def _pressure(cand, peers, cell, m):
+    """How much a branch on the two-candidate cell ``cell`` propagates: its open peers that share
+    a candidate, those with two candidates (which either branch may leave single) counting
+    BIVALUE_WEIGHT. Measured on 17-clue puzzles: half the branches of the first such cell."""
+    pressure = 0
+    for k in range(peers.shape[1]):
+        p = cand[peers[cell, k]]
+        if p & m:
+            rest = p & (p - U1)
+            if rest:
+                pressure += 1 if rest & (rest - U1) else BIVALUE_WEIGHT
+    return pressure
+
+
 @njit(cache=True)
-def _choose(cand, units, places, choice):
+def _choose(cand, units, peers, places, choice):
     """Pick the next branch: an open cell with the fewest candidates or, when every open cell has
     three or more and ``places`` is set, a value with exactly two places in a unit (a two-way
-    branch on one place; random fills skip it, as it would make them less random).
+    branch on one place; random fills skip it, as it would make them less random). Among
+    two-candidate cells the one under most pressure from its peers is taken (``_pressure``);
+    random fills take the first.
 
     Writes (cell, alternatives as single bits, final mask alternative) to ``choice``;
     returns False when every cell is placed (a solution).
     """
     best = -1
     best_count = 65
+    best_pressure = -1
     for cell in range(cand.shape[0]):
         m = cand[cell]
         if m & (m - U1):
             c = popcount(m)
             if c < best_count:
-                best, best_count = cell, c
-                if c == 2:
+                best, best_count, best_pressure = cell, c, -1
+            if c == 2:
+                if not places:
                     break
+                pressure = _pressure(cand, peers, cell, m)
+                if pressure > best_pressure:
+                    best, best_pressure = cell, pressure
     if best < 0:
         return False
     choice[0] = np.uint64(best)
@@ -398,7 +423,7 @@ def search(values, tables, limit, solution, rng, max_nodes, buffers):
     )
     while True:
         if ok:
-            if not _choose(cand, units, not randomise, choice):
+            if not _choose(cand, units, tables[3], not randomise, choice):
                 count += 1
                 if count == 1:
                     for cell in range(ncells):

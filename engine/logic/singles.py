@@ -17,6 +17,8 @@ from engine.logic.state import (
     NAKED_SINGLE,
     PLACE,
     T_UNITS,
+    U0,
+    U1,
     add_effect,
     add_proof,
     bit,
@@ -55,15 +57,13 @@ def find_singles(cand, placed, pos, T, enabled, rec, hidden_unit, hidden_digit, 
     house[:] = -1
     if enabled[FULL_HOUSE]:
         for u in range(units.shape[0]):
-            last = -1
-            count = 0
-            for k in range(n):
-                cell = units[u, k]
-                if placed[cell] == 0:
-                    count += 1
-                    last = cell
-            if count == 1 and house[last] < 0:
-                house[last] = u
+            open_cells = U0  # the layers hold exactly the open cells, each with a candidate
+            for d in range(n):
+                open_cells |= pos[d, u]
+            if open_cells != U0 and open_cells & (open_cells - U1) == U0:
+                last = units[u, bit_index(open_cells)]
+                if house[last] < 0:
+                    house[last] = u
     for cell in range(cand.shape[0]):
         if placed[cell]:
             continue

@@ -3,25 +3,39 @@
 How it works (``dig``):
 
 * Clues are removed a symmetry *orbit* at a time (the cells the symmetry maps onto each other),
-  in an order drawn from the seed, by a numba kernel that tests each removal
-  on the raw values: ``unique`` (the solution counter's count to 2 is 1) or, for singles-level
-  bands, ``singles`` (naked and hidden singles alone complete the grid, which proves uniqueness
-  and easiness at once); a blanked cell that the other clues force needs no test. One pass
-  over all orbits leaves a puzzle that is minimal under its symmetry, since a removal that once
-  breaks uniqueness breaks it for every subset of the clues.
-* Only unique candidates are graded. Fresh digs come first: the grade is cheap and a band that
-  a few percent of random digs reach is met fastest by drawing again. After FRESH_TRIES misses
-  the band is rare, and a local search (after tdoku's generator) starts from the closest
-  candidate: *add* one orbit back when a non-minimal puzzle is too hard (that move is also used
-  at once), else *swap*: put back one or two blank orbits and dig again over the others,
-  keeping the new puzzle when it is no farther from the band, so the score climbs towards rare
-  bands (measured: fewer candidates than drawing again for scores of 8.3 and up). A search
-  that stalls restarts from a fresh dig; a minimal puzzle that is too hard is dropped at once.
+  in an order drawn from the seed, by a numba kernel (``engine.dig_kernels``) that tests each
+  removal on the raw values, cheapest proof first: the clues alone force every blanked cell (a
+  naked or hidden single: no test); an *unavoidable set* of the grid is left without clues
+  (a second solution is known: keep the orbit); for singles-level bands, naked and hidden
+  singles alone complete the grid (which proves uniqueness and easiness at once); else
+  ``unique``: no solution puts another value in a blanked cell, one limit-1 search per option
+  (the other values the cell allows, or the other places of its value in one of its units,
+  whichever are fewer), cheaper than counting to two. Unavoidable sets come from swapping two
+  rows of a band, two columns of a stack or two values where the grid allows it (they settle
+  about half the orbits that must stay), and from every second solution a search finds; each
+  kept orbit remembers one (its *witness*). One pass over all orbits leaves a puzzle that is
+  minimal under its symmetry, since a removal that once breaks uniqueness breaks it for every
+  subset of the clues.
+* Only unique candidates are graded, and not those that singles alone solve when the band wants
+  more (they rate below a naked single plus the tie term, so below medium). A minimal puzzle
+  for a singles-level band is dug as a singles-minimal one (no clue can go while singles still
+  solve it) that is also minimal; one that can lose a further clue is dropped ungraded (it then
+  needs more than singles, and it was easy in 1 of 140 such cases measured).
+* Fresh digs come first: a band that a few percent of random digs reach is met fastest by
+  drawing again (measured: local moves from a near miss reach medium and hard no more often).
+  After FRESH_TRIES misses the band is rare, and a local search (after tdoku's generator)
+  starts from the closest candidate: *add* one orbit back when a non-minimal puzzle is too hard
+  (that move is also used at once), else *swap*: blank a clue orbit and give back orbits that
+  hold a cell of its witness until the puzzle is unique again, then dig again over the orbits
+  whose witness now has a clue, keeping the new puzzle when it is no farther from the band, so
+  the score climbs towards rare bands (measured: fewer candidates than drawing again for
+  extreme). A search that stalls restarts from a fresh dig; a minimal puzzle that is too hard is
+  dropped at once.
 * Every result is checked again before it is returned: exactly one solution (the grid's) and
-  graded into the band; minimal puzzles are minimal by construction (an uncapped pass over
-  every orbit), which the tests check with the public counter. Bands that cannot be met raise
-  :class:`ImpossibleBand` at once; bands not met within the budget raise :class:`DigFailed`
-  naming the closest grade seen.
+  graded into the band; minimal puzzles are minimal by construction (every clue orbit was
+  tested or keeps a witness), which the tests check with the public counter. Bands that cannot
+  be met raise :class:`ImpossibleBand` at once; bands not met within the budget raise
+  :class:`DigFailed` naming the closest grade seen.
 
 With a symmetry, ``minimal`` means that no *orbit* can be removed: removing a single clue would
 break the symmetry (so a symmetric minimal puzzle may have a lone removable clue).
@@ -37,9 +51,17 @@ from functools import cache
 
 import numpy as np
 
-from engine.dig_kernels import NO_CELL, UNLIMITED, dig_orbits
+from engine.dig_kernels import (
+    NO_CELL,
+    NO_SET,
+    UNLIMITED,
+    dig_orbits,
+    seed_sets,
+    singles_solve,
+    swap_orbit,
+)
 from engine.geometry import Geometry
-from engine.grade import RATINGS, Grade, grade
+from engine.grade import RATINGS, TIE_WIDTH, Grade, grade
 from engine.grids import Seed, rng_from
 from engine.logic.state import TECHNIQUE_INDEX
 from engine.solver import workspace
@@ -56,18 +78,19 @@ SYMMETRIES = (
     "anti_diagonal",
 )
 
-DEFAULT_BUDGET = 4_000  # graded 9x9 candidates before DigFailed, when no budget is given
+DEFAULT_BUDGET = 4_000  # 9x9 candidates before DigFailed, when no budget is given
 BUDGET_CELLS = 81  # the default budget shrinks with the square of the cell count beyond this
 MIN_DEFAULT_BUDGET = 10  # ... but never below this (36x36 digs take about a second each)
 FRESH_TRIES = 30  # fresh digs before the local search starts (common bands need no search)
 STALL_RESTART = 8  # local-search moves without progress before a fresh dig
-SWAP_ORBITS = (1, 2)  # a swap puts back one or two blank orbits (chosen at random)
 LARGE_GRID = 16  # from this size the default tiers are singles-level (see tiers_for)
 LARGE_NODE_CAP = 64  # branches per uniqueness count per grid side on grids larger than 16x16
 SINGLES_ONLY = "hidden_single"  # the hardest technique the singles test accounts for
 POINTING = RATINGS["locked_pointing"]  # the first rating beyond singles-level bands
+SINGLES_CEILING = RATINGS["naked_single"] + TIE_WIDTH  # puzzles that singles solve rate below
 MIN_SCORE = RATINGS["full_house"]  # no puzzle rates below a full house
 KNOWN_MIN_CLUES = {9: 17}  # proven minimum clue counts of unique puzzles, by grid side
+WORD = 64  # cells per word of a cell bitmask (see engine.dig_kernels)
 RANK_MISS = 1.0  # distance to the band per technique rank outside it
 ITERATION_MISS = 0.05  # ... per iteration outside it
 CLUE_MISS = 0.1  # ... per clue outside it
@@ -107,7 +130,7 @@ class NotASolution(ValueError):
 
 @dataclass(frozen=True)
 class DigResult:
-    """A dug puzzle, its solution and grade, and how many candidates were graded to find it."""
+    """A dug puzzle, its solution and grade, and how many candidates were tried to find it."""
 
     puzzle: str
     solution: str
@@ -159,6 +182,20 @@ def orbits(geo: Geometry, symmetry: str) -> np.ndarray:
     return table
 
 
+@cache
+def _layout(geo: Geometry, symmetry: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The orbit table, each orbit's cells as a bitmask (rows of uint64 words, as the kernels'
+    cell masks) and the orbit of each cell; cached, as the kernels only read them."""
+    table = orbits(geo, symmetry)
+    masks = np.zeros((len(table), -(-geo.ncells // WORD)), dtype=np.uint64)
+    owner = np.empty(geo.ncells, dtype=np.int64)
+    for index, row in enumerate(table):
+        for cell in row[row != NO_CELL].tolist():
+            masks[index, cell // WORD] |= np.uint64(1 << (cell % WORD))
+            owner[cell] = index
+    return table, masks, owner
+
+
 def tiers_for(geo: Geometry) -> dict[str, Tier]:
     """The default tiers for a grid: the grader's below 16x16; from 16x16 up, bands that people
     solve at that size (easy and medium are singles only, easy with at least half the cells
@@ -189,8 +226,8 @@ def dig(
     """Dig a unique puzzle from the full grid ``solution`` whose grade lands in ``target``.
 
     ``target`` is a tier name of ``tiers`` (default :func:`tiers_for` the grid) or a band.
-    ``budget`` caps the graded candidates (default :func:`default_budget`), ``time_limit`` the
-    seconds.
+    ``budget`` caps the candidates, graded or not (default :func:`default_budget`),
+    ``time_limit`` the seconds.
     Deterministic for a given seed. Raises :class:`ImpossibleBand`, :class:`DigFailed`.
     """
     if budget is not None and budget < 1:
@@ -199,7 +236,7 @@ def dig(
         raise InvalidBudget(f"time_limit must be positive seconds, got {time_limit}")
     grid = _full_grid(solution)
     geo = grid.geometry
-    table = orbits(geo, symmetry)
+    layout = _layout(geo, symmetry)
     mapping = dict(tiers) if tiers is not None else tiers_for(geo)
     if isinstance(target, Tier):
         band = target
@@ -215,7 +252,7 @@ def dig(
             f"tier {band.name!r} on {geo}: minimal puzzles of this size are almost never solvable "
             "by singles alone; dig them with minimal=False"
         )
-    digger = _Digger(grid, table, band, mapping, minimal, rng_from(seed))
+    digger = _Digger(grid, layout, band, mapping, minimal, rng_from(seed))
     return digger.run(budget or default_budget(geo), time_limit, symmetry)
 
 
@@ -320,13 +357,30 @@ def singles_level(band: Tier) -> bool:
     )
 
 
+def beyond_singles(band: Tier) -> bool:
+    """True when no puzzle that singles alone solve can meet the band: such a puzzle needs no
+    technique beyond them and rates below SINGLES_CEILING (a naked single plus the tie term)."""
+    needs = band.needs is not None and TECHNIQUE_INDEX[band.needs] > TECHNIQUE_INDEX[SINGLES_ONLY]
+    return needs or (band.score is not None and band.score[0] >= SINGLES_CEILING)
+
+
+@dataclass
+class _Candidate:
+    """A unique puzzle in the search, its grade, and each orbit's witness (the pool index of an
+    unavoidable set whose only clues lie in the orbit, or NO_SET; see engine.dig_kernels)."""
+
+    puzzle: np.ndarray
+    witnesses: np.ndarray
+    grade: Grade | None = None
+
+
 class _Digger:
     """The state of one dig: the grid, its orbits, the band and the seeded random stream."""
 
     def __init__(
         self,
         grid: Grid,
-        table: np.ndarray,
+        layout: tuple[np.ndarray, np.ndarray, np.ndarray],
         band: Tier,
         mapping: dict[str, Tier],
         minimal: bool,
@@ -334,50 +388,71 @@ class _Digger:
     ) -> None:
         self.geo = grid.geometry
         self.solution = np.ascontiguousarray(grid.values, dtype=np.uint8)
+        table, masks, owner = layout
         self.orbits = table
+        self.dig_shape = (table, masks)
+        self.swap_shape = (table, owner)
         self.band = band
         self.mapping = mapping
         self.minimal = minimal
         self.rng = rng
+        self.moves = rng.integers(1, 2**63, size=1, dtype=np.uint64)  # the swap kernel's stream
         space = workspace(self.geo)
         self.tables, self.buffers = space.tables, space.buffers
         self.singles_tables = (*self.tables[:6], False)  # singles only: no all-different
         self.state = np.zeros(2, dtype=np.uint64)
         self.singles = singles_level(band)
+        self.beyond_singles = beyond_singles(band)
+        self.scratch = np.zeros(self.geo.ncells, dtype=np.uint8)  # the singles test's solution
         # non-minimal digs stop at the band's fewest clues; minimal ones go all the way
         self.floor = band.clues[0] if band.clues and not minimal else 0
         # big non-minimal digs keep a clue whose removal is slow to prove (minimal ones cannot)
         capped = self.geo.n > LARGE_GRID and not minimal
         self.max_nodes = LARGE_NODE_CAP * self.geo.n if capped else UNLIMITED
+        rows = self.geo.n**3 // 2 + len(table)  # room for the seeded sets and one dig's finds
+        self.sets = np.zeros((rows, masks.shape[1]), dtype=np.uint64)
+        self.set_count = np.zeros(2, dtype=np.int64)  # sets stored, sets seeded
+        seed_sets(self.solution, self.tables, self.sets, self.set_count)
+        self.set_count[1] = self.set_count[0]
+
+    def pool(self) -> tuple[np.ndarray, np.ndarray]:
+        """The unavoidable sets, with room for one more per orbit (a kernel call adds at most
+        that many)."""
+        if self.set_count[0] + len(self.orbits) > len(self.sets):
+            self.sets = np.concatenate([self.sets, np.zeros_like(self.sets)])
+        return self.sets, self.set_count
 
     def run(self, budget: int, time_limit: float | None, symmetry: str) -> DigResult:
         deadline = None if time_limit is None else time.monotonic() + time_limit
-        current: np.ndarray | None = None
-        current_found: Grade | None = None
+        current: _Candidate | None = None
         current_miss = math.inf
-        closest: Grade | None = None
-        closest_puzzle: np.ndarray | None = None
+        closest: _Candidate | None = None
         closest_miss = math.inf
+        skipped: _Candidate | None = None  # the first candidate left ungraded
         stalled = tried = 0
         for attempt in range(1, budget + 1):
             if deadline is not None and time.monotonic() > deadline:
                 break
             tried = attempt
-            if attempt == FRESH_TRIES + 1 and closest_puzzle is not None:  # search from the closest
-                current, current_found, current_miss = closest_puzzle, closest, closest_miss
-                stalled = 0
-            local = current_found is not None and (
-                attempt > FRESH_TRIES or (not self.minimal and too_hard(self.band, current_found))
+            if attempt == FRESH_TRIES + 1 and closest is not None:  # search from the closest
+                current, current_miss, stalled = closest, closest_miss, 0
+            local = current is not None and (
+                attempt > FRESH_TRIES or (not self.minimal and too_hard(self.band, current.grade))
             )
-            if current is None or current_found is None or not local or stalled >= STALL_RESTART:
-                candidate, found = self.fresh()
+            if current is None or not local or stalled >= STALL_RESTART:
+                candidate = self.fresh()
                 current, current_miss, stalled = None, math.inf, 0
             else:
-                candidate, found = self.move(current, current_found)
+                candidate = self.move(current)
+            if candidate.grade is None:  # certainly outside the band: not graded
+                skipped = skipped or candidate
+                stalled += 1
+                continue
+            found = candidate.grade
             distance = miss(self.band, found)
-            if distance == 0.0 and self.accept(candidate):
+            if distance == 0.0 and self.accept(candidate.puzzle):
                 return DigResult(
-                    puzzle=to_text(self.geo, candidate),
+                    puzzle=to_text(self.geo, candidate.puzzle),
                     solution=to_text(self.geo, self.solution),
                     grade=found,
                     attempts=attempt,
@@ -385,67 +460,90 @@ class _Digger:
                 )
             stalled = 0 if distance < current_miss else stalled + 1
             if distance <= current_miss:
-                current, current_found, current_miss = candidate, found, distance
+                current, current_miss = candidate, distance
             if self.minimal and too_hard(self.band, found):
                 current = None  # minimal puzzles only get easier by a fresh dig
             if distance < closest_miss:
-                closest, closest_puzzle, closest_miss = found, candidate, distance
-        raise DigFailed(self.failure(closest, tried))
+                closest, closest_miss = candidate, distance
+        if closest is None and skipped is not None:  # name the grade of an ungraded one
+            closest = self.graded(skipped, check=False)
+        raise DigFailed(self.failure(closest.grade if closest else None, tried))
 
-    def fresh(self) -> tuple[np.ndarray, Grade]:
+    def fresh(self) -> _Candidate:
         """A new dig from the full grid in a fresh random order."""
-        puzzle = self.solution.copy()
-        self.dig(puzzle, self.rng.permutation(len(self.orbits)), self.floor, self.singles)
-        if self.minimal and self.singles:  # the singles walk stops early: finish with uniqueness
-            self.dig(puzzle, self.rng.permutation(len(self.orbits)), 0, False)
-        return puzzle, self.grade(puzzle)
+        witnesses = np.full(len(self.orbits), NO_SET, dtype=np.int64)
+        candidate = _Candidate(self.solution.copy(), witnesses)
+        clues = self.dig(candidate, self.floor, self.singles)
+        if self.minimal and self.singles and self.dig(candidate, 0, False, first_only=True) < clues:
+            return candidate  # ungraded: singles-level minimal puzzles are singles-minimal
+        return self.graded(candidate)
 
-    def move(self, puzzle: np.ndarray, found: Grade) -> tuple[np.ndarray, Grade]:
-        """One local-search step from a unique puzzle: add an orbit, or swap some (see module)."""
-        candidate = puzzle.copy()
-        blank = np.flatnonzero(candidate[self.orbits[:, 0]] == 0)
-        if blank.size == 0:
-            return candidate, found
-        if not self.minimal and too_hard(self.band, found):
-            self.restore(candidate, self.rng.choice(blank))
-            return candidate, self.grade(candidate)
-        count = min(blank.size, int(self.rng.choice(SWAP_ORBITS)))
-        added = self.rng.choice(blank, size=count, replace=False)
-        for orbit in added:
-            self.restore(candidate, orbit)
-        others = np.setdiff1d(np.arange(len(self.orbits)), added)
-        order = np.concatenate([self.rng.permutation(others), added])  # put-back orbits last
-        self.dig(candidate, order, self.floor, self.singles and not self.minimal)
-        return candidate, self.grade(candidate)
-
-    def restore(self, puzzle: np.ndarray, orbit: int) -> None:
-        cells = self.orbits[orbit]
-        cells = cells[cells != NO_CELL]
-        puzzle[cells] = self.solution[cells]
-
-    def dig(self, puzzle: np.ndarray, order: np.ndarray, floor: int, singles: bool) -> None:
-        order = np.ascontiguousarray(order, dtype=np.int64)
-        dig_orbits(
+    def move(self, current: _Candidate) -> _Candidate:
+        """One local-search step from a unique puzzle: add an orbit, or swap (see module)."""
+        candidate = _Candidate(current.puzzle.copy(), current.witnesses.copy())
+        puzzle = candidate.puzzle
+        clue = puzzle[self.orbits[:, 0]] != 0
+        if not self.minimal and too_hard(self.band, current.grade):
+            restore = self.orbits[self.rng.choice(np.flatnonzero(~clue))]
+            restore = restore[restore != NO_CELL]
+            puzzle[restore] = self.solution[restore]
+            return self.graded(candidate)
+        witnessed = np.flatnonzero(clue & (candidate.witnesses != NO_SET))
+        if not witnessed.size or not swap_orbit(
             puzzle,
             self.solution,
-            self.orbits,
-            order,
+            self.swap_shape,
+            self.rng.choice(witnessed),
+            candidate.witnesses,
+            self.pool(),
+            self.moves,
+            self.tables,
+            self.buffers,
+            self.state,
+            self.max_nodes,
+        ):
+            return self.fresh()  # nothing to swap against: draw again
+        self.dig(candidate, self.floor, self.singles and not self.minimal)
+        return self.graded(candidate)
+
+    def dig(
+        self, candidate: _Candidate, floor: int, singles: bool, first_only: bool = False
+    ) -> int:
+        """Dig the candidate in a fresh random order (see dig_orbits); returns its clue count."""
+        return dig_orbits(
+            candidate.puzzle,
+            self.solution,
+            self.dig_shape,
+            self.rng.permutation(len(self.orbits)),
             floor,
             singles,
+            first_only,
             self.max_nodes,
+            candidate.witnesses,
+            self.pool(),
             self.tables,
             self.singles_tables,
             self.buffers,
             self.state,
         )
 
-    def grade(self, puzzle: np.ndarray) -> Grade:
-        return grade(Grid(self.geo, puzzle.copy()), self.mapping)
+    def graded(self, candidate: _Candidate, check: bool = True) -> _Candidate:
+        """The candidate with its grade, left None when singles alone solve it and the band wants
+        more (``check``; see :func:`beyond_singles`)."""
+        if (
+            check
+            and self.beyond_singles
+            and singles_solve(
+                candidate.puzzle, self.singles_tables, self.scratch, self.state, self.buffers
+            )
+        ):
+            return candidate
+        candidate.grade = grade(Grid(self.geo, candidate.puzzle.copy()), self.mapping)
+        return candidate
 
     def accept(self, puzzle: np.ndarray) -> bool:
-        """The final check: exactly one solution, the grid's. (Minimality needs no check: an
-        uncapped pass over every orbit leaves none removable, since a removal that breaks
-        uniqueness breaks it for every subset of the clues.)"""
+        """The final check: exactly one solution, the grid's. (Minimality needs no check: every
+        clue orbit was tested or has a witness, an unavoidable set with no other clue.)"""
         solution = np.zeros_like(puzzle)
         count = workspace(self.geo).search(puzzle, 2, solution)
         return count == 1 and np.array_equal(solution, self.solution)

@@ -1,13 +1,29 @@
 """Numba kernels of the hole digger: blank symmetric orbits of clues while a test still holds.
 
-Two tests on the raw values:
+The tests, cheapest first (``dig_orbits``):
 
-* ``unique``: the count to 2 is exactly 1 (a node budget, when given, counts as a failure, so a
-  clue is kept whenever uniqueness is not proven);
-* ``singles``: naked and hidden singles alone complete the grid (``singles_solve``: the counter
-  with its all-different filtering off, allowed no branch), which also proves uniqueness.
+* ``forced``: the clues alone force every blanked cell (a naked or hidden single), so the
+  puzzle keeps its solutions: no search;
+* a pool set without clues: a second solution is known, so the orbit stays;
+* ``singles`` (singles-level digs): naked and hidden singles alone complete the grid
+  (``singles_solve``: the counter with its all-different filtering off, allowed no branch),
+  which also proves uniqueness;
+* ``unique``: no solution puts another value in a blanked cell (``unique_without``: limit-1
+  searches on more constrained grids; a node budget, when given, counts as a failure, so a
+  clue is kept whenever uniqueness is not proven).
 
-An orbit is a row of cell indices padded with ``NO_CELL`` (its cells under the symmetry).
+A set of cells is *unavoidable* when the grid's values there can be changed into another valid
+grid: a puzzle with no clue in it has a second solution. The *pool* keeps such sets of one grid
+as cell bitmasks (rows of uint64 words) with two counts, of sets stored and of seeded sets:
+``seed_sets`` adds the cheap ones, which the tests scan, and every second solution a search
+finds adds the cells where it differs (large sets, rarely left without clues, so not scanned:
+measured, they would spare one search in two digs). Each kept orbit remembers the pool index of its
+*witness*, a set whose only clues lie in the orbit: while that holds the orbit is still needed,
+so a later dig skips it, and re-digging after a local-search move (``swap_orbit``) tests only
+the orbits whose witness the move gave a clue.
+
+An orbit is a row of cell indices padded with ``NO_CELL`` (its cells under the symmetry); the
+orbit masks are the same cells as bitmasks.
 """
 
 from __future__ import annotations
@@ -15,12 +31,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.search import search
+from engine.search import (
+    OUT_OF_BUDGET,
+    U0,
+    U1,
+    bit_index,
+    lowest_bit,
+    next_random,
+    popcount,
+    search,
+)
 
 NO_CELL = -1  # padding in an orbit row
+NO_SET = -1  # an orbit's witness when it has none
+UNIQUE = -2  # witness_set: the removal keeps the puzzle unique
+UNPROVEN = -3  # witness_set: uniqueness not proven, and no second solution known
 UNLIMITED = 0  # max_nodes for an uncapped count
-U0 = np.uint64(0)
-U1 = np.uint64(1)
 
 
 @njit(cache=True)
@@ -36,43 +62,231 @@ def singles_solve(values, singles_tables, solution, rng, buffers):
 
 
 @njit(cache=True)
-def forced(puzzle, peers, cell, n):
-    """True when the clues among a blank cell's peers leave it one value (a naked single), so
-    blanking it cannot change the puzzle's solutions: no test needed."""
+def allowed(puzzle, peers, cell, n):
+    """The values (bit v-1 for value v) that the clues among a cell's peers leave it."""
     seen = U0
     for k in range(peers.shape[1]):
         value = puzzle[peers[cell, k]]
         if value:
             seen |= U1 << np.uint64(value - 1)
-    count = 0
-    while seen:
-        seen &= seen - U1
-        count += 1
-    return count == n - 1
+    full = ~U0 if n == 64 else (U1 << np.uint64(n)) - U1
+    return full & ~seen
 
 
 @njit(cache=True)
-def holds(values, singles, max_nodes, tables, singles_tables, buffers, solution, rng):
-    """True when the puzzle passes the test (``singles`` or ``unique``, see the module doc)."""
-    if singles:
-        return singles_solve(values, singles_tables, solution, rng, buffers)
+def forced(puzzle, cell, value, tables):
+    """True when the clues alone force a blank cell's value: a naked single (its peers leave it
+    only that value) or a hidden single (no other blank cell of one of its units allows it)."""
+    n, peers, units, cell_units = tables[0], tables[3], tables[4], tables[5]
+    options = allowed(puzzle, peers, cell, n)
+    if options & (options - U1) == U0:
+        return True
+    bit = U1 << np.uint64(value - 1)
+    for k in range(3):
+        unit = cell_units[cell, k]
+        alone = True
+        for j in range(n):
+            other = units[unit, j]
+            if other != cell and puzzle[other] == 0 and allowed(puzzle, peers, other, n) & bit:
+                alone = False
+                break
+        if alone:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _flip(mask, cell):
+    mask[cell >> 6] ^= U1 << np.uint64(cell & 63)
+
+
+@njit(cache=True, inline="always")
+def _has(mask, cell):
+    return (mask[cell >> 6] >> np.uint64(cell & 63)) & U1 != U0
+
+
+@njit(cache=True)
+def clue_mask(puzzle, words):
+    """The clue cells of a puzzle as a bitmask of ``words`` uint64 words."""
+    mask = np.zeros(words, dtype=np.uint64)
+    for cell in range(puzzle.shape[0]):
+        if puzzle[cell]:
+            _flip(mask, cell)
+    return mask
+
+
+@njit(cache=True)
+def _set_orbit(puzzle, clues, orbit, clue, solution):
+    """Make the orbit's cells clues (``clue`` true) or blanks, in the puzzle and its clue mask."""
+    for k in range(orbit.shape[0]):
+        cell = orbit[k]
+        if cell == NO_CELL:
+            break
+        if (puzzle[cell] != 0) != clue:
+            _flip(clues, cell)
+        puzzle[cell] = solution[cell] if clue else 0
+
+
+@njit(cache=True)
+def still_needed(sets, witness, clues, orbit_mask):
+    """True when the orbit's witness set has no clue outside the orbit (see the module doc)."""
+    if witness == NO_SET:
+        return False
+    for w in range(clues.shape[0]):  # noqa: SIM110 (a plain loop for numba)
+        if sets[witness, w] & clues[w] & ~orbit_mask[w]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _clue_free(sets, count, clues):
+    """Index of a pool set without clues, or NO_SET."""
+    for s in range(count):
+        free = True
+        for w in range(clues.shape[0]):
+            if sets[s, w] & clues[w]:
+                free = False
+                break
+        if free:
+            return s
+    return NO_SET
+
+
+@njit(cache=True)
+def unique_without(puzzle, orbit, solution, witness, tables, buffers, rng, max_nodes):
+    """True when the puzzle, unique with the orbit's cells as clues and now with them blank, is
+    still unique: no solution puts another value in one of them.
+
+    A second solution puts another value in some blanked cell, and so that cell's value in
+    another cell of each of its units. For each blanked cell, the smallest of these option sets
+    (the other values its peers allow, or the other cells of one of its units that allow its
+    value) is tried, one limit-1 search per option on the more constrained grid (most
+    contradict at once): cheaper than counting to two. On False, ``witness`` holds the second
+    solution found, or witness[0] == 0 when the node budget ran out.
+    """
+    n, peers, units, cell_units = tables[0], tables[3], tables[4], tables[5]
+    for k in range(orbit.shape[0]):
+        cell = orbit[k]
+        if cell == NO_CELL:
+            break
+        value = solution[cell]
+        bit = U1 << np.uint64(value - 1)
+        others = allowed(puzzle, peers, cell, n) & ~bit
+        fewest = popcount(others)
+        best_unit = -1
+        for j in range(3):
+            unit = cell_units[cell, j]
+            places = 0
+            for i in range(n):
+                other = units[unit, i]
+                if other != cell and puzzle[other] == 0 and allowed(puzzle, peers, other, n) & bit:
+                    places += 1
+            if places < fewest:
+                fewest, best_unit = places, unit
+        if best_unit < 0:  # try each other value in the cell
+            while others:
+                option = lowest_bit(others)
+                others ^= option
+                count = _solve_with(
+                    puzzle, cell, bit_index(option) + 1, witness, tables, buffers, rng, max_nodes
+                )
+                if count != 0:
+                    return False
+        else:  # try the cell's value in each other place of the unit
+            for i in range(n):
+                other = units[best_unit, i]
+                if other != cell and puzzle[other] == 0 and allowed(puzzle, peers, other, n) & bit:
+                    count = _solve_with(
+                        puzzle, other, value, witness, tables, buffers, rng, max_nodes
+                    )
+                    if count != 0:
+                        return False
+    return True
+
+
+@njit(cache=True)
+def _solve_with(puzzle, cell, value, solution, tables, buffers, rng, max_nodes):
+    """Look for one solution with ``value`` put in the blank ``cell``: 1 (in ``solution``), 0,
+    or OUT_OF_BUDGET (then solution[0] == 0: values start at 1)."""
+    puzzle[cell] = value
     rng[0] = 0
-    rng[1] = 0
-    return search(values, tables, 2, solution, rng, max_nodes, buffers) == 1
+    count = search(puzzle, tables, 1, solution, rng, max_nodes, buffers)
+    puzzle[cell] = 0
+    if count == OUT_OF_BUDGET:
+        solution[0] = 0
+    return count
+
+
+@njit(cache=True)
+def witness_set(
+    puzzle,
+    clues,
+    orbit,
+    solution,
+    singles,
+    pool,
+    found,
+    tables,
+    singles_tables,
+    buffers,
+    rng,
+    max_nodes,
+):
+    """Test a removal (see the module doc): with the orbit's cells just blanked from a unique
+    puzzle (``clues`` its mask), return UNIQUE; or the pool index of a set now without clues (a
+    seeded one, else the one a search's second solution adds); or UNPROVEN (singles are stuck,
+    or the node budget ran out first)."""
+    sets, count = pool
+    known = _clue_free(sets, count[1], clues)
+    if known != NO_SET:
+        return known
+    found[0] = 0  # no solution found yet (values start at 1)
+    if singles:
+        if singles_solve(puzzle, singles_tables, found, rng, buffers):
+            return UNIQUE
+        # the one branch singles_solve allows may have found a second solution: keep it
+    elif unique_without(puzzle, orbit, solution, found, tables, buffers, rng, max_nodes):
+        return UNIQUE
+    if found[0] == 0 or (found == solution).all():
+        return UNPROVEN
+    index = count[0]
+    sets[index] = 0
+    for cell in range(puzzle.shape[0]):
+        if found[cell] != solution[cell]:
+            _flip(sets[index], cell)
+    count[0] = index + 1
+    return index
 
 
 @njit(cache=True)
 def dig_orbits(
-    puzzle, solution, orbits, order, floor, singles, max_nodes, tables, singles_tables, buffers, rng
+    puzzle,
+    solution,
+    shape,
+    order,
+    floor,
+    singles,
+    first_only,
+    max_nodes,
+    witnesses,
+    pool,
+    tables,
+    singles_tables,
+    buffers,
+    rng,
 ):
     """Blank each all-clue orbit of ``order`` in turn, keeping it blank while the test holds and
-    at least ``floor`` clues remain; changes ``puzzle`` in place and returns its clue count."""
+    at least ``floor`` clues remain (stopping after the first removal if ``first_only``: a
+    minimality check); orbits still needed by their witness are skipped, and failed ``unique``
+    tests record one. ``shape`` is (orbits, orbit masks). Changes ``puzzle``, ``witnesses`` and
+    the pool in place and returns the clue count."""
+    orbits, orbit_masks = shape
     found = np.zeros(puzzle.shape[0], dtype=np.uint8)  # the tests' solution buffer
-    n = tables[0]
-    clues = 0
+    clues = clue_mask(puzzle, orbit_masks.shape[1])
+    count = 0
     for cell in range(puzzle.shape[0]):
         if puzzle[cell]:
-            clues += 1
+            count += 1
     for i in order:
         size = 0
         full = True
@@ -83,17 +297,181 @@ def dig_orbits(
             size += 1
             if puzzle[cell] == 0:
                 full = False
-        if not full or clues - size < floor:
+        if not full or count - size < floor:
             continue
+        if still_needed(pool[0], witnesses[i], clues, orbit_masks[i]):
+            continue
+        _set_orbit(puzzle, clues, orbits[i], False, solution)
+        free = True  # the clues alone force every blanked cell: no test needed
         for k in range(size):
-            puzzle[orbits[i, k]] = 0
-        free = True
-        for k in range(size):
-            free = free and forced(puzzle, tables[3], orbits[i, k], n)
-        if free or holds(puzzle, singles, max_nodes, tables, singles_tables, buffers, found, rng):
-            clues -= size
+            free = free and forced(puzzle, orbits[i, k], solution[orbits[i, k]], tables)
+        if free:
+            removed = True
         else:
-            for k in range(size):
-                cell = orbits[i, k]
-                puzzle[cell] = solution[cell]
-    return clues
+            result = witness_set(
+                puzzle,
+                clues,
+                orbits[i],
+                solution,
+                singles,
+                pool,
+                found,
+                tables,
+                singles_tables,
+                buffers,
+                rng,
+                max_nodes,
+            )
+            removed = result == UNIQUE
+            witnesses[i] = result if result >= 0 else NO_SET
+        if removed:
+            count -= size
+            if first_only:
+                break
+        else:
+            _set_orbit(puzzle, clues, orbits[i], True, solution)
+    return count
+
+
+@njit(cache=True)
+def swap_orbit(
+    puzzle, solution, shape, out, witnesses, pool, state, tables, buffers, rng, max_nodes
+):
+    """Blank the clue orbit ``out``; while the puzzle is not unique, give back a blank orbit (at
+    random) holding a cell of the set without clues, which rules that second solution out. A
+    given-back orbit takes that set as its witness. ``shape`` is (orbits, cell -> orbit).
+
+    Returns the number of orbits given back, or 0 with the puzzle unchanged when ``out`` has no
+    witness, no orbit can be given back or the node budget ran out.
+    """
+    orbits, cell_orbit = shape
+    sets = pool[0]
+    words = sets.shape[1]
+    clues = clue_mask(puzzle, words)
+    found = np.zeros(puzzle.shape[0], dtype=np.uint8)
+    added = np.empty(orbits.shape[0], dtype=np.int64)
+    count = 0
+    free_set = witnesses[out]
+    _set_orbit(puzzle, clues, orbits[out], False, solution)
+    while free_set >= 0:
+        choices = 0
+        for cell in range(puzzle.shape[0]):
+            if _givable(sets[free_set], puzzle, cell_orbit, cell, out):
+                choices += 1
+        if choices == 0:
+            break
+        pick = int(next_random(state) % np.uint64(choices))
+        for cell in range(puzzle.shape[0]):
+            if _givable(sets[free_set], puzzle, cell_orbit, cell, out):
+                if pick == 0:
+                    break
+                pick -= 1
+        orbit = cell_orbit[cell]
+        _set_orbit(puzzle, clues, orbits[orbit], True, solution)
+        witnesses[orbit] = free_set
+        added[count] = orbit
+        count += 1
+        free_set = witness_set(
+            puzzle,
+            clues,
+            orbits[out],
+            solution,
+            False,
+            pool,
+            found,
+            tables,
+            tables,
+            buffers,
+            rng,
+            max_nodes,
+        )
+        if free_set == UNIQUE:
+            return count
+    _set_orbit(puzzle, clues, orbits[out], True, solution)  # undo: the puzzle as it was
+    for j in range(count):
+        _set_orbit(puzzle, clues, orbits[added[j]], False, solution)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _givable(free_set, puzzle, cell_orbit, cell, out):
+    """True for a blank cell of the set outside the orbit being swapped out."""
+    return _has(free_set, cell) and puzzle[cell] == 0 and cell_orbit[cell] != out
+
+
+@njit(cache=True)
+def seed_sets(solution, tables, sets, count):
+    """Add the grid's cheapest unavoidable sets to the pool from row ``count[0]`` (the stored
+    count, which it advances):
+
+    * two rows of a band (two columns of a stack) whose values are the same set over some
+      columns: swapping them there keeps every row, column and box valid; one set per cycle;
+    * two values: swapping them in a connected part of their cells (linked through shared
+      units) keeps every unit valid; one set per part.
+
+    Each set has at least 4 cells of the 2n it is drawn from, so there are fewer than n**3 / 2:
+    the caller leaves that much room. Sets covering all 2n cells of two lines or two values are
+    left out: a puzzle rarely lacks clues in so many cells, and every set costs a scan per test.
+    """
+    n, box_rows, box_cols, units = tables[0], tables[1], tables[2], tables[4]
+    ncells = solution.shape[0]
+    where = np.empty(n + 1, dtype=np.int64)
+    seen = np.zeros(n, dtype=np.bool_)
+    for kind in range(2):  # rows (units 0..n-1) in bands, then columns (n..2n-1) in stacks
+        height = box_rows if kind == 0 else box_cols
+        for first in range(n):
+            for second in range(first + 1, (first // height + 1) * height):
+                one, two = kind * n + first, kind * n + second
+                for k in range(n):
+                    where[solution[units[two, k]]] = k
+                    seen[k] = False
+                for start in range(n):
+                    if seen[start]:
+                        continue
+                    index = count[0]
+                    sets[index] = 0
+                    size = 0
+                    k = start
+                    while not seen[k]:
+                        seen[k] = True
+                        _flip(sets[index], units[one, k])
+                        _flip(sets[index], units[two, k])
+                        size += 2
+                        k = where[solution[units[one, k]]]
+                    if size < 2 * n:
+                        count[0] = index + 1
+    place = np.empty((units.shape[0], n + 1), dtype=np.int64)  # the cell of each value per unit
+    for unit in range(units.shape[0]):
+        for k in range(n):
+            place[unit, solution[units[unit, k]]] = units[unit, k]
+    parent = np.arange(ncells)
+    for a in range(1, n + 1):
+        for b in range(a + 1, n + 1):
+            for unit in range(units.shape[0]):
+                x, y = _root(parent, place[unit, a]), _root(parent, place[unit, b])
+                parent[x] = y
+            for row in range(n):  # each part once, at its root
+                for root in (place[row, a], place[row, b]):
+                    if parent[root] != root:
+                        continue
+                    index = count[0]
+                    sets[index] = 0
+                    size = 0
+                    for other_row in range(n):
+                        for cell in (place[other_row, a], place[other_row, b]):
+                            if _root(parent, cell) == root:
+                                _flip(sets[index], cell)
+                                size += 1
+                    if size < 2 * n:
+                        count[0] = index + 1
+            for row in range(n):
+                parent[place[row, a]] = place[row, a]
+                parent[place[row, b]] = place[row, b]
+
+
+@njit(cache=True, inline="always")
+def _root(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x

@@ -1,8 +1,11 @@
 """The digger: every puzzle unique, in its band when re-graded, symmetric, minimal when asked;
-impossible bands fail fast; the singles kernel agrees with a slow reference."""
+impossible bands fail fast; the kernels' shortcuts (the singles test, unavoidable sets, the
+limit-1 uniqueness test, skipping singles-solvable candidates) agree with the public counter,
+the grader or a slow reference."""
 
 from __future__ import annotations
 
+import importlib
 import time
 
 import numpy as np
@@ -14,6 +17,7 @@ import engine
 from engine.dig import (
     DEFAULT_BUDGET,
     MIN_DEFAULT_BUDGET,
+    SINGLES_CEILING,
     SYMMETRIES,
     DigFailed,
     ImpossibleBand,
@@ -26,13 +30,14 @@ from engine.dig import (
     orbits,
     tiers_for,
 )
-from engine.dig_kernels import singles_solve
+from engine.dig_kernels import seed_sets, singles_solve, unique_without
 from engine.geometry import geometry_for
 from engine.search import Workspace
 from engine.text import parse
 from engine.tiers import Tier, tiers_from_mapping
 
 IMPOSSIBLE_SECONDS = 1.0  # an impossible band must be refused at once
+DIG_MODULE = importlib.import_module("engine.dig")  # the package exports the function as dig
 
 
 def mirror(n: int, symmetry: str, row: int, col: int) -> list[tuple[int, int]]:
@@ -264,3 +269,80 @@ def test_default_budget_shrinks_with_size_but_stays_useful() -> None:
     assert budgets == sorted(budgets, reverse=True)
     assert budgets[1] == DEFAULT_BUDGET
     assert min(budgets) >= MIN_DEFAULT_BUDGET
+
+
+@pytest.mark.parametrize(
+    ("target", "symmetry"), [("medium", "none"), ("hard", "rotate180"), ("expert", "diagonal")]
+)
+def test_the_local_search_keeps_puzzles_unique_and_minimal(
+    monkeypatch: pytest.MonkeyPatch, target: str, symmetry: str
+) -> None:
+    """From the first candidate on, every candidate comes from swap moves and re-digs that trust
+    the witnesses: the results must still be unique, in band and minimal."""
+    monkeypatch.setattr(DIG_MODULE, "FRESH_TRIES", 0)
+    for seed in range(3):
+        solution = engine.random_grid(9, seed=[seed, 9])
+        result = dig(solution, target, symmetry=symmetry, seed=seed, minimal=True)
+        check(result, target, minimal=True)
+
+
+def cells_of(row: np.ndarray, ncells: int) -> list[int]:
+    return [cell for cell in range(ncells) if int(row[cell // 64]) >> (cell % 64) & 1]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), size=st.sampled_from([4, 6, 9, 12]))
+def test_seeded_sets_are_unavoidable(seed: int, size: int) -> None:
+    """Blanking any seeded set of a full grid leaves a second solution."""
+    geo = geometry_for(size)
+    solution = parse(engine.random_grid(size, seed=seed)).values
+    space = Workspace(geo)
+    sets = np.zeros((size**3, -(-geo.ncells // 64)), dtype=np.uint64)
+    count = np.zeros(2, dtype=np.int64)
+    seed_sets(solution, space.tables, sets, count)
+    assert count[0] > 0
+    for row in sets[: count[0]]:
+        cells = cells_of(row, geo.ncells)
+        assert 4 <= len(cells) < 2 * size
+        blanked = solution.copy()
+        blanked[cells] = 0
+        assert engine.count_solutions(engine.to_text(geo, blanked)) == 2, cells
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), keep=st.floats(0.25, 0.5))
+def test_limit_one_uniqueness_test_matches_the_counter(seed: int, keep: float) -> None:
+    """unique_without on a clue of a unique puzzle answers as counting to two does, and a failed
+    test's witness is another solution that differs in that cell."""
+    geo = geometry_for(9)
+    rng = np.random.default_rng(seed)
+    solution = parse(engine.random_grid(9, seed=seed)).values
+    puzzle = np.where(rng.random(geo.ncells) < keep, solution, 0).astype(np.uint8)
+    space = Workspace(geo)
+    if space.search(puzzle, 2, np.zeros_like(puzzle)) != 1:
+        puzzle = solution.copy()  # the full grid is unique
+    cell = int(rng.choice(np.flatnonzero(puzzle)))
+    puzzle[cell] = 0
+    witness = np.zeros_like(puzzle)
+    orbit = np.array([cell], dtype=np.int32)
+    state = np.zeros(2, dtype=np.uint64)
+    unique = unique_without(puzzle, orbit, solution, witness, space.tables, space.buffers, state, 0)
+    assert unique == (engine.count_solutions(engine.to_text(geo, puzzle)) == 1)
+    if not unique:
+        assert witness[cell] != solution[cell]
+        assert engine.count_solutions(engine.to_text(geo, witness)) == 1
+        assert (witness[puzzle > 0] == puzzle[puzzle > 0]).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), keep=st.floats(0.3, 0.6))
+def test_singles_solvable_puzzles_rate_below_the_singles_ceiling(seed: int, keep: float) -> None:
+    """The digger leaves such candidates ungraded for bands that start at the ceiling."""
+    geo = geometry_for(9)
+    rng = np.random.default_rng(seed)
+    solution = parse(engine.random_grid(9, seed=seed)).values
+    values = np.where(rng.random(geo.ncells) < keep, solution, 0).astype(np.uint8)
+    space = Workspace(geo, alldifferent=False)
+    found = np.zeros(geo.ncells, dtype=np.uint8)
+    if singles_solve(values, space.tables, found, np.zeros(2, np.uint64), space.buffers):
+        assert engine.grade(engine.to_text(geo, values)).score < SINGLES_CEILING

@@ -27,7 +27,7 @@ from numba import njit
 from engine.logic.state import (
     AIC,
     T_CELL_UNITS,
-    T_PEERS,
+    T_UNIT_POS,
     T_UNITS,
     U0,
     X_CHAIN,
@@ -62,15 +62,18 @@ def _has(rows, x, y):
 @njit(cache=True)
 def _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong):
     """Fill the weak and strong link sets of every candidate for a chain kind."""
-    units, peers, cell_units = T[T_UNITS], T[T_PEERS], T[T_CELL_UNITS]
+    units, cell_units, unit_pos = T[T_UNITS], T[T_CELL_UNITS], T[T_UNIT_POS]
     n = units.shape[1]
     for x in range(node_cell.shape[0]):
         cell, digit = node_cell[x], node_digit[x]
         b = bit(digit)
-        for k in range(peers.shape[1]):
-            p = peers[cell, k]
-            if placed[p] == 0 and cand[p] & b:
-                _set(weak, x, node_of[p * n + digit])
+        for k in range(3):  # the digit's other cells in the cell's units: from the layers
+            u = cell_units[cell, k]
+            layer = pos[digit, u] & ~bit(unit_pos[cell, k])
+            while layer:
+                low = lowest_bit(layer)
+                layer ^= low
+                _set(weak, x, node_of[units[u, bit_index(low)] * n + digit])
         m = cand[cell] ^ b
         if tech == AIC:
             others = m

@@ -16,8 +16,10 @@ from numba import njit
 from engine.logic.state import (
     SKYSCRAPER,
     T_CELL_UNITS,
+    T_PEER_BITS,
     T_PEERS,
     T_UNITS,
+    U0,
     add_proof,
     bit,
     commit,
@@ -27,9 +29,13 @@ from engine.logic.state import (
 )
 
 
-@njit(cache=True)
-def _turbot(rec, cand, placed, T, tech, digit, near1, far1, near2, far2, shared):
-    """One pattern: links near1-far1 and near2-far2, near ends sharing unit kind ``shared``."""
+@njit(cache=True, inline="always")
+def _turbot(rec, cand, placed, T, tech, digit, near1, far1, near2, far2, shared, holders):
+    """One pattern: links near1-far1 and near2-far2, near ends sharing unit kind ``shared``.
+
+    ``holders`` are the digit's open cells as a bitset: most patterns eliminate nothing, and
+    one AND with the two far ends' peer sets says so before anything is recorded.
+    """
     cell_units = T[T_CELL_UNITS]
     if near1 in (near2, far2) or far1 in (near2, far2):
         return
@@ -37,6 +43,12 @@ def _turbot(rec, cand, placed, T, tech, digit, near1, far1, near2, far2, shared)
         return
     if cell_units[far1, shared] == cell_units[far2, shared]:
         return  # both ends aligned: an X-wing, not this pattern
+    peer_bits = T[T_PEER_BITS]
+    seen_by_both = U0
+    for w in range(holders.shape[0]):
+        seen_by_both |= peer_bits[far1, w] & peer_bits[far2, w] & holders[w]
+    if seen_by_both == U0:
+        return
     start = mark(rec)
     add_proof(rec, far1)
     add_proof(rec, near1)
@@ -52,8 +64,16 @@ def find_turbot(cand, placed, pos, T, rec, tech):
     units = T[T_UNITS]
     n = units.shape[1]
     ends = np.zeros((2 * n, 3), dtype=np.int64)
+    holders = np.zeros(T[T_PEER_BITS].shape[1], dtype=np.uint64)
     for d in range(n):
         count = line_links(pos, units, d, ends)
+        if count < 2:
+            continue
+        holders[:] = U0
+        digit_bit = bit(d)
+        for cell in range(cand.shape[0]):
+            if placed[cell] == 0 and cand[cell] & digit_bit:
+                holders[cell >> 6] |= bit(cell & 63)
         for i in range(count):
             for j in range(i + 1, count):
                 rows_i = ends[i, 0] < n
@@ -80,4 +100,5 @@ def find_turbot(cand, placed, pos, T, rec, tech):
                             ends[j, b],
                             ends[j, 3 - b],
                             shared,
+                            holders,
                         )

@@ -97,7 +97,7 @@ STEP_COLUMNS = 8
 # slots of the record counters
 C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
 # positions in the tables tuple the kernels take (see Tables.arrays)
-T_UNITS, T_CELL_UNITS, T_PEERS, T_UNIT_POS, T_INTER, T_INTER_MASKS = range(6)
+T_UNITS, T_CELL_UNITS, T_PEERS, T_UNIT_POS, T_INTER, T_INTER_MASKS, T_PEER_BITS = range(7)
 
 
 @njit(cache=True)
@@ -295,6 +295,7 @@ class Tables:
     unit_pos                   (ncells, 3): the cell's index inside its row, column and box
     inter                      (m, 2): (box, line) for every box and row/column that cross
     inter_masks                (m, 2): the crossing as positions in the box and in the line
+    peer_bits                  (ncells, words): each cell's peers as a bitset over the cells
     """
 
     n: int
@@ -304,6 +305,7 @@ class Tables:
     unit_pos: np.ndarray
     inter: np.ndarray
     inter_masks: np.ndarray
+    peer_bits: np.ndarray
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """The tuple the kernels take (order fixed: see the T_* indices)."""
@@ -314,6 +316,7 @@ class Tables:
             self.unit_pos,
             self.inter,
             self.inter_masks,
+            self.peer_bits,
         )
 
 
@@ -338,6 +341,10 @@ def tables(geo: Geometry) -> Tables:
                 in_line = sum(1 << int(unit_pos[c, line // n]) for c in common)
                 inter.append((box, line))
                 inter_masks.append((in_box, in_line))
+    peer_bits = np.zeros((geo.ncells, (geo.ncells + 63) // 64), dtype=np.uint64)
+    for cell, row in enumerate(geo.peers):
+        for peer in row.tolist():
+            peer_bits[cell, peer >> 6] |= np.uint64(1 << (peer & 63))
     return Tables(
         n=n,
         units=units,
@@ -346,6 +353,7 @@ def tables(geo: Geometry) -> Tables:
         unit_pos=unit_pos,
         inter=np.array(inter, dtype=np.int32),
         inter_masks=np.array(inter_masks, dtype=np.uint64),
+        peer_bits=peer_bits,
     )
 
 

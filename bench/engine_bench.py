@@ -69,6 +69,9 @@ def main() -> None:
         print(
             f"{'count to 2: ' + name + f' ({len(puzzles)})':52} {ours:10,.0f} {peer_text} {ratio}"
         )
+    puzzle = read("sudoku25x25.txt")[0]  # the DFS alone runs past millions of branches here
+    seconds = median_seconds(lambda: engine.count_solutions(puzzle), 1 if args.quick else 3)
+    print(f"{'count to 2: sudoku25x25.txt (MiniZinc), seconds':52} {seconds:10.2f}")
     count = 5_000 if args.quick else 20_000
     seconds = median_seconds(lambda: engine.random_grids(count, 9, seed=1), repeats)
     print(f"{'random 9x9 grids (random_grids)':52} {count / seconds:10,.0f}")

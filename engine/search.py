@@ -485,11 +485,14 @@ def _undo(cand, trail_cell, trail_mask, tp, keep):
 
 
 @njit(cache=True)
-def count_batch(puzzles, tables, limit, counts, solutions, buffers):
-    """Count every row of ``puzzles`` (one call for a whole batch: no per-puzzle Python)."""
+def count_batch(puzzles, tables, limit, counts, solutions, buffers, max_nodes):
+    """Count every row of ``puzzles`` (one call for a whole batch: no per-puzzle Python).
+
+    ``max_nodes`` > 0 caps the branches per row; a row past it counts OUT_OF_BUDGET.
+    """
     rng = np.zeros(2, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
-        counts[i] = search(puzzles[i], tables, limit, solutions[i], rng, 0, buffers)
+        counts[i] = search(puzzles[i], tables, limit, solutions[i], rng, max_nodes, buffers)
 
 
 @njit(cache=True)
@@ -558,8 +561,11 @@ class Workspace:
         fill_batch(self.tables, grids, rng, FIRST_FILL_BUDGET * self.geometry.ncells, self.buffers)
         return grids
 
-    def count_batch(self, puzzles: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    def count_batch(
+        self, puzzles: np.ndarray, limit: int, max_nodes: int = 0
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Counts (or OUT_OF_BUDGET past ``max_nodes`` branches, if > 0) and first solutions."""
         counts = np.zeros(puzzles.shape[0], dtype=np.int64)
         solutions = np.zeros_like(puzzles)
-        count_batch(puzzles, self.tables, limit, counts, solutions, self.buffers)
+        count_batch(puzzles, self.tables, limit, counts, solutions, self.buffers, max_nodes)
         return counts, solutions

@@ -19,7 +19,7 @@ from numba import njit
 
 from engine.clock import HAS_CYCLES, seconds_per_cycle
 from engine.clock import cycles as clock
-from engine.geometry import Geometry
+from engine.geometry import Geometry, geometry_for
 from engine.grade import (
     DIRECT_ARRAY,
     RATING_ARRAY,
@@ -74,7 +74,7 @@ def grade_many(
     """Grade equal-size puzzles; raises ``InvalidPuzzle`` naming the first malformed text (wrong
     length or character) by position, as ``count_many`` does. Clashing givens are row errors."""
     values = parse_many(list(puzzles), box)
-    geo = infer_geometry(values.shape[1], box) if values.size else infer_geometry(81, box)
+    geo = infer_geometry(values.shape[1], box) if values.size else geometry_for(box=box or "3x3")
     rows = values.shape[0]
     space = workspace(geo)
     fast = np.zeros(rows, dtype=np.bool_)

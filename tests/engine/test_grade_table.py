@@ -83,6 +83,12 @@ def test_errors_are_rows_not_exceptions() -> None:
     assert table.errors[-1] is None
 
 
+def test_an_empty_batch_keeps_its_geometry() -> None:
+    assert len(engine.grade_many([])) == 0
+    table = engine.grade_many([], box="4x4")
+    assert table.geometry == geometry(4, 4) and table.solutions.shape[0] == 0
+
+
 def test_malformed_text_names_the_row() -> None:
     with pytest.raises(engine.InvalidPuzzle, match="puzzle #1"):
         engine.grade_many(["." * 81, "x" * 81])

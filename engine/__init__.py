@@ -6,7 +6,7 @@ Strings are the boundary: a puzzle is one string of n*n symbols (see ``engine.te
 from engine.canon import Canonical, canonical, canonical_many, canonical_transform
 from engine.dig import DigFailed, DigResult, ImpossibleBand, dig
 from engine.geometry import SYMBOLS, Geometry, geometry, geometry_for
-from engine.grade import Grade, grade
+from engine.grade import Grade, grade, grade_within
 from engine.grade_table import GradeTable, grade_many
 from engine.grids import random_grid, random_grid_array, random_grids
 from engine.logic import TECHNIQUES
@@ -41,6 +41,7 @@ __all__ = [
     "geometry_for",
     "grade",
     "grade_many",
+    "grade_within",
     "parse",
     "random_grid",
     "random_grid_array",

@@ -61,7 +61,7 @@ from engine.dig_kernels import (
     swap_orbit,
 )
 from engine.geometry import Geometry
-from engine.grade import RATINGS, TIE_WIDTH, Grade, grade
+from engine.grade import RATINGS, TIE_WIDTH, Grade, grade, grade_within
 from engine.grids import Seed, rng_from
 from engine.logic.state import TECHNIQUE_INDEX
 from engine.solver import workspace
@@ -528,8 +528,9 @@ class _Digger:
         )
 
     def graded(self, candidate: _Candidate, check: bool = True) -> _Candidate:
-        """The candidate with its grade, left None when singles alone solve it and the band wants
-        more (``check``; see :func:`beyond_singles`)."""
+        """The candidate with its grade, left None when it is certainly outside the band
+        (``check``): singles alone solve it and the band wants more (:func:`beyond_singles`),
+        or it needs a technique rated above the band's top score (``grade_within``)."""
         if (
             check
             and self.beyond_singles
@@ -538,7 +539,11 @@ class _Digger:
             )
         ):
             return candidate
-        candidate.grade = grade(Grid(self.geo, candidate.puzzle.copy()), self.mapping)
+        grid = Grid(self.geo, candidate.puzzle.copy())
+        if check and self.band.score and math.isfinite(self.band.score[1]):
+            candidate.grade = grade_within(grid, self.band.score[1], self.mapping)
+        else:
+            candidate.grade = grade(grid, self.mapping)
         return candidate
 
     def accept(self, puzzle: np.ndarray) -> bool:

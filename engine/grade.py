@@ -50,9 +50,11 @@ from numba import njit
 
 from engine.canon import canonical
 from engine.geometry import Geometry
-from engine.logic.passes import Contradiction, Record, Step, workspace
+from engine.logic.passes import RUNG_ARRAY, TURBOT, Contradiction, Record, Step, workspace
+from engine.logic.passes import THREE_LINKS as THREE_LINK_RUNG
 from engine.logic.state import (
     BUG_PLUS_ONE,
+    FULL_HOUSE,
     HIDDEN_SINGLE,
     NAKED_SINGLE,
     S_DIRECT,
@@ -144,6 +146,24 @@ DIRECT_ARRAY = np.array([DIRECT_RATINGS.get(name, RATINGS[name]) for name in TEC
 _TE = TECHNIQUES.index("trial_and_error")
 
 
+def _rung_floor(rung: int) -> float:
+    """The least rating a pass of this rung can get (see ``rate_steps``): a direct form's where
+    one exists; the chains rung comes after the turbot and three-link rungs, so its chains are
+    longer than theirs and rate from the chains' base."""
+    if rung == FULL_HOUSE:
+        return RATINGS["full_house"]
+    if rung == TURBOT:
+        return TURBOT_RATING
+    if rung == THREE_LINK_RUNG:
+        return THREE_LINK_RATING
+    name = TECHNIQUES[rung]
+    return min(RATINGS[name], DIRECT_RATINGS.get(name, math.inf))
+
+
+#: ``_rung_floor`` of each rung of the pass loop, in ladder order.
+RUNG_FLOORS = tuple(_rung_floor(int(rung)) for rung in RUNG_ARRAY)
+
+
 @dataclass(frozen=True)
 class Grade:
     """A puzzle's difficulty. ``path`` is decoded from the raw record on first use.
@@ -180,8 +200,39 @@ def grade(
 ) -> Grade:
     """Grade one puzzle (text or parsed grid); raises NoSolution / MultipleSolutions."""
     grid = _grid(puzzle, box) if isinstance(puzzle, str) else puzzle
+    found = _grade(grid, tiers, RUNG_ARRAY)
+    assert found is not None  # the whole ladder never stops short
+    return found
+
+
+def grade_within(
+    puzzle: str | Grid,
+    max_score: float,
+    tiers: Mapping[str, Tier] | None = None,
+    box: str | None = None,
+) -> Grade | None:
+    """The grade, or None when the puzzle certainly scores above ``max_score``.
+
+    The pass loop climbs only the shortest prefix of the ladder that holds every rung able to
+    rate a pass ``max_score`` or less (``rungs_within``); a puzzle that needs a rung beyond it
+    scores above. Where the prefix solves the puzzle its passes are the whole ladder's, so the
+    grade is :func:`grade`'s. Hard misses cost a fraction of a full grade (the digger's case).
+    """
+    grid = _grid(puzzle, box) if isinstance(puzzle, str) else puzzle
+    return _grade(grid, tiers, rungs_within(max_score))
+
+
+def rungs_within(max_score: float) -> np.ndarray:
+    """The shortest prefix of the pass loop's rungs holding every rung whose passes can rate
+    ``max_score`` or less (see ``RUNG_FLOORS``)."""
+    last = max(i for i, floor in enumerate(RUNG_FLOORS) if floor <= max_score or i == 0)
+    return RUNG_ARRAY[: last + 1]
+
+
+def _grade(grid: Grid, tiers: Mapping[str, Tier] | None, rungs: np.ndarray) -> Grade | None:
+    """The grade on a ladder of ``rungs``; None when a shortened ladder gets stuck."""
     try:
-        run = workspace(grid.geometry).run(grid.values)
+        run = workspace(grid.geometry).run(grid.values, rungs=rungs)
     except Contradiction:
         clash = find_clash(grid.geometry, grid.values)
         if clash:
@@ -189,6 +240,9 @@ def grade(
         # uniqueness steps assume one solution: a puzzle with several can contradict them
         _count_solutions(grid)
         raise NoSolution(f"puzzle has no solution: {grid.to_text()}") from None
+    if not run.solved and len(rungs) < len(RUNG_ARRAY):
+        _count_solutions(grid)  # raises for a puzzle without one solution, as grade() does
+        return None
     if run.solved and not assumes_uniqueness(run.record.steps):
         solution = run.values  # sound steps and a complete, consistent grid: the one solution
     elif run.solved:

@@ -412,8 +412,10 @@ class Workspace:
         self.scale *= 2
         self.rec = new_record(self.geometry, self.scale)
 
-    def run(self, values: np.ndarray, enabled: np.ndarray = ALL_ENABLED) -> LogicRun:
-        """The pass loop on a grid's values (givens 1..n, 0 = blank)."""
+    def run(
+        self, values: np.ndarray, enabled: np.ndarray = ALL_ENABLED, rungs: np.ndarray = RUNG_ARRAY
+    ) -> LogicRun:
+        """The pass loop on a grid's values (givens 1..n, 0 = blank), climbing ``rungs``."""
         values = np.ascontiguousarray(values, dtype=np.uint8)
         while True:
             result, passes = solve_passes(
@@ -421,7 +423,7 @@ class Workspace:
                 self.full,
                 self.T,
                 enabled,
-                RUNG_ARRAY,
+                rungs,
                 self.cand,
                 self.placed,
                 self.solved_pass,

@@ -1,14 +1,17 @@
-"""Tier bands: parsing from TOML tables, errors naming the dotted key, and band matching."""
+"""Tier bands: parsing from TOML tables, errors naming the dotted key, band matching, and grading
+against a band's top score (``engine.grade_within``)."""
 
 from __future__ import annotations
 
 import math
 import tomllib
+from pathlib import Path
 
 import pytest
 
 import engine
 from engine.tiers import DEFAULT_TIERS, InvalidTiers, Tier, tier_of, tiers_from_mapping
+from tests.conftest import read_puzzles
 
 
 def test_default_tier_names_easiest_first() -> None:
@@ -80,3 +83,26 @@ def test_grade_uses_the_bands_it_is_given() -> None:
     nothing = {"none": Tier("none", clues=(80, 81))}
     assert engine.grade(puzzle, tiers=everything).tier == "all"
     assert engine.grade(puzzle, tiers=nothing).tier is None
+
+
+@pytest.mark.parametrize("max_score", [1.5, 2.5, 3.5, 4.3, 6.0, 7.5])
+def test_grade_within_is_grade_or_certainly_above(shared_data: Path, max_score: float) -> None:
+    """A shortened ladder gives grade()'s very grade, or None only for puzzles scoring above."""
+    puzzles = read_puzzles(shared_data / "17_clue.txt")[:150]
+    puzzles += read_puzzles(shared_data / "magictour_top1465.txt")[:40]
+    nones = 0
+    for text in puzzles:
+        full = engine.grade(text)
+        within = engine.grade_within(text, max_score)
+        if within is None:
+            nones += 1
+            assert full.score > max_score, text
+        else:
+            assert (within.score, within.iterations, within.hardest, within.tier) == (
+                full.score,
+                full.iterations,
+                full.hardest,
+                full.tier,
+            )
+            assert within.steps_per_technique == full.steps_per_technique
+    assert nones or max_score >= 7.5  # the shortened ladders do stop short

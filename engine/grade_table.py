@@ -28,16 +28,15 @@ from engine.grade import (
     grade,
     rate_steps,
 )
-from engine.logic.passes import RUNG_ARRAY, SOLVED, solve_passes, workspace
+from engine.logic.passes import ALL_ENABLED, RUNG_ARRAY, SOLVED, solve_passes, workspace
 from engine.logic.state import C_STEPS, S_TECH, T_UNITS, TECHNIQUE_INDEX, TECHNIQUES
 from engine.search import search
 from engine.solver import workspace as solver_workspace
 from engine.text import Grid, infer_geometry, parse_many
-from engine.tiers import DEFAULT_TIERS, Tier
+from engine.tiers import DEFAULT_TIERS, Tier, tier_indices
 
 COUNT_BUDGET = 10_000  # branches for the in-kernel uniqueness count; beyond, grade() settles it
 NO_TECHNIQUE = -1  # ``hardest`` of a puzzle that needed no step (every cell given)
-ALL_ON = np.ones(len(TECHNIQUES), dtype=np.int8)
 
 
 @dataclass(frozen=True)
@@ -85,26 +84,11 @@ def grade_many(
     solutions = np.zeros_like(values)
     cycles = np.zeros(rows, dtype=np.uint64)
     start = time.perf_counter()
-    args = (space.full, space.T, ALL_ON, RUNG_ARRAY, space.cand, space.placed, space.solved_pass)
+    logic = (space.full, space.T, ALL_ENABLED, RUNG_ARRAY, space.cand, space.placed)
+    logic += (space.solved_pass, space.pos, space.rec, space.work)
     counter = solver_workspace(geo)
-    _grade_batch(
-        values,
-        *args,
-        space.pos,
-        space.rec,
-        space.work,
-        counter.tables,
-        counter.buffers,
-        RATING_ARRAY,
-        DIRECT_ARRAY,
-        fast,
-        iterations,
-        rating,
-        hardest,
-        steps,
-        solutions,
-        cycles,
-    )
+    out = (fast, iterations, rating, hardest, steps, solutions, cycles)
+    _grade_batch(values, logic, (counter.tables, counter.buffers), out)
     if HAS_CYCLES:
         seconds = cycles * seconds_per_cycle()
     else:  # no counter: each row gets an equal share of the batch
@@ -144,83 +128,38 @@ def grade_many(
     )
 
 
-def tier_indices(
-    tiers: Mapping[str, Tier],
-    score: np.ndarray,
-    iterations: np.ndarray,
-    clues: np.ndarray,
-    hardest: np.ndarray,
-) -> np.ndarray:
-    """Index of the first band that admits each row (as :func:`engine.tiers.tier_of`), -1 for
-    none: one vectorised test per band instead of one Python call per row."""
-    found = np.full(score.shape[0], -1, dtype=np.int64)
-    for index, band in enumerate(tiers.values()):
-        admits = found < 0
-        for value, bounds in (
-            (score, band.score),
-            (iterations, band.iterations),
-            (clues, band.clues),
-        ):
-            if bounds is not None:
-                admits &= (value >= bounds[0]) & (value <= bounds[1])
-        if band.hardest is not None:
-            admits &= hardest <= TECHNIQUE_INDEX[band.hardest]
-        if band.needs is not None:
-            admits &= hardest >= TECHNIQUE_INDEX[band.needs]
-        found[admits] = index
-    return found
+@njit(cache=True)
+def _grade_batch(puzzles, logic, counter, out):
+    """Every row through ``_grade_row``, timed by the cycle counter."""
+    fast, cycles = out[0], out[6]
+    for i in range(puzzles.shape[0]):
+        start = clock()
+        fast[i] = _grade_row(puzzles[i], i, logic, counter, out)
+        cycles[i] = clock() - start
 
 
 @njit(cache=True)
-def _grade_batch(
-    puzzles,
-    full,
-    T,
-    enabled,
-    rungs,
-    cand,
-    placed,
-    solved_pass,
-    pos,
-    rec,
-    work,
-    count_tables,
-    count_buffers,
-    ratings,
-    direct,
-    fast,
-    iterations,
-    rating,
-    hardest,
-    steps,
-    solutions,
-    cycles,
-):
-    """The pass loop and the rating for every row; ``fast[i]`` is set where that settles it:
-    logic solved it, and any step that assumes uniqueness (unique rectangle, BUG+1) was justified
-    by a count of 1 within COUNT_BUDGET branches."""
-    n = T[T_UNITS].shape[1]
-    rng = np.zeros(2, dtype=np.uint64)  # fixed branch order
-    for i in range(puzzles.shape[0]):
-        start = clock()
-        result, passes = solve_passes(
-            puzzles[i], full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work
-        )
-        cycles[i] = clock() - start
-        if result != SOLVED:
-            continue
-        record = rec[0][: rec[4][C_STEPS]]
-        if assumes_uniqueness(record):  # sound only if the solution is unique: count to 2
-            found = search(
-                puzzles[i], count_tables, 2, solutions[i], rng, COUNT_BUDGET, count_buffers
-            )
-            if found != 1:
-                continue  # grade() raises, or counts without a budget
-        fast[i] = True
-        iterations[i] = passes
-        rating[i] = rate_steps(record, n, ratings, direct, steps[i])
-        for s in range(record.shape[0]):
-            hardest[i] = max(hardest[i], record[s, S_TECH])
-        for cell in range(placed.shape[0]):
-            solutions[i, cell] = placed[cell]
-        cycles[i] = clock() - start
+def _grade_row(values, i, logic, counter, out):
+    """The pass loop and the rating for row ``i``; True where that settles it: logic solved it,
+    and any step that assumes uniqueness (unique rectangle, BUG+1) was justified by a count of
+    1 within COUNT_BUDGET branches."""
+    full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work = logic
+    _, iterations, rating, hardest, steps, solutions, _ = out
+    result, passes = solve_passes(
+        values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work
+    )
+    if result != SOLVED:
+        return False
+    record = rec[0][: rec[4][C_STEPS]]
+    if assumes_uniqueness(record):  # sound only if the solution is unique: count to 2
+        rng = np.zeros(2, dtype=np.uint64)  # fixed branch order
+        tables, buffers = counter
+        if search(values, tables, 2, solutions[i], rng, COUNT_BUDGET, buffers) != 1:
+            return False  # grade() raises, or counts without a budget
+    iterations[i] = passes
+    rating[i] = rate_steps(record, T[T_UNITS].shape[1], RATING_ARRAY, DIRECT_ARRAY, steps[i])
+    for s in range(record.shape[0]):
+        hardest[i] = max(hardest[i], record[s, S_TECH])
+    for cell in range(placed.shape[0]):
+        solutions[i, cell] = placed[cell]
+    return True

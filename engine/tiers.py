@@ -15,9 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from engine.logic.state import TECHNIQUE_INDEX, TECHNIQUES
 
 BAND_KEYS = ("score", "iterations", "clues", "hardest", "needs")
+Figure = float | np.ndarray  # one grade's figure, or a column of them
 
 
 class InvalidTiers(ValueError):
@@ -38,17 +41,27 @@ class Tier:
     def admits(self, score: float, iterations: int, clues: int, hardest: str | None) -> bool:
         """True when a grade with these figures falls in this band."""
         rank = TECHNIQUE_INDEX[hardest] if hardest is not None else -1
-        return (
+        return bool(self.admits_rank(score, iterations, clues, rank))
+
+    def admits_rank(
+        self, score: Figure, iterations: Figure, clues: Figure, rank: Figure
+    ) -> bool | np.ndarray:
+        """As :meth:`admits`, with the hardest technique as its index (-1 for none); the figures
+        may be numbers or numpy arrays alike (then the answer is an array)."""
+        admitted = (
             _within(score, self.score)
-            and _within(iterations, self.iterations)
-            and _within(clues, self.clues)
-            and (self.hardest is None or rank <= TECHNIQUE_INDEX[self.hardest])
-            and (self.needs is None or rank >= TECHNIQUE_INDEX[self.needs])
+            & _within(iterations, self.iterations)
+            & _within(clues, self.clues)
         )
+        if self.hardest is not None:
+            admitted = admitted & (rank <= TECHNIQUE_INDEX[self.hardest])
+        if self.needs is not None:
+            admitted = admitted & (rank >= TECHNIQUE_INDEX[self.needs])
+        return admitted
 
 
-def _within(value: float, band: tuple[float, float] | None) -> bool:
-    return band is None or band[0] <= value <= band[1]
+def _within(value: Figure, band: tuple[float, float] | None) -> bool | np.ndarray:
+    return True if band is None else (band[0] <= value) & (value <= band[1])
 
 
 #: Default bands, easiest first, by score on the Sudoku Explainer scale (see engine.grade):
@@ -73,6 +86,21 @@ def tier_of(
         if band.admits(score, iterations, clues, hardest):
             return name
     return None
+
+
+def tier_indices(
+    tiers: Mapping[str, Tier],
+    score: np.ndarray,
+    iterations: np.ndarray,
+    clues: np.ndarray,
+    rank: np.ndarray,
+) -> np.ndarray:
+    """Index of the first band that admits each row (as :func:`tier_of`, ``rank`` the hardest
+    technique's index), -1 for none: one vectorised test per band, not one call per row."""
+    found = np.full(score.shape[0], -1, dtype=np.int64)
+    for index, band in enumerate(tiers.values()):
+        found[(found < 0) & band.admits_rank(score, iterations, clues, rank)] = index
+    return found
 
 
 def tiers_from_mapping(mapping: Mapping[str, Any]) -> dict[str, Tier]:

@@ -64,8 +64,8 @@ from engine.geometry import Geometry
 from engine.grade import RATINGS, TIE_WIDTH, Grade, grade, grade_within
 from engine.grids import Seed, rng_from
 from engine.logic.state import TECHNIQUE_INDEX
-from engine.solver import workspace
-from engine.text import BAD, Grid, infer_geometry, lookup_table, parse, to_text
+from engine.solver import count_grid, workspace
+from engine.text import Grid, parse, parse_unchecked, to_text
 from engine.tiers import DEFAULT_TIERS, Tier
 
 SYMMETRIES = (
@@ -262,19 +262,11 @@ def default_budget(geo: Geometry) -> int:
     return max(MIN_DEFAULT_BUDGET, round(DEFAULT_BUDGET * scale))
 
 
-_symbol_table = cache(lookup_table)
-
-
 def _full_grid(text: str) -> Grid:
-    """The complete grid to dig from. The fast path reads symbols by table and lets the counter
-    find clashes (a clashing grid counts 0); on any fault ``parse`` names it precisely."""
-    text = text.strip()
-    geo = infer_geometry(len(text))
-    values = None
-    if text.isascii():
-        values = _symbol_table(geo.n)[np.frombuffer(text.encode(), dtype=np.uint8)]
-    if values is None or (values == BAD).any():
-        values = parse(text).values
+    """The complete grid to dig from. Clashes are left to the counter (a clashing grid counts
+    0); on any fault ``parse`` names it precisely."""
+    grid = parse_unchecked(text)
+    geo, values = grid.geometry, grid.values
     if not values.all():
         blank = int(np.flatnonzero(values == 0)[0])
         raise NotASolution(f"cannot dig from a grid with blanks: {geo.cell_name(blank)} is empty")
@@ -549,8 +541,7 @@ class _Digger:
     def accept(self, puzzle: np.ndarray) -> bool:
         """The final check: exactly one solution, the grid's. (Minimality needs no check: every
         clue orbit was tested or has a witness, an unavoidable set with no other clue.)"""
-        solution = np.zeros_like(puzzle)
-        count = workspace(self.geo).search(puzzle, 2, solution)
+        count, solution = count_grid(Grid(self.geo, puzzle), 2)
         return count == 1 and np.array_equal(solution, self.solution)
 
     def failure(self, closest: Grade | None, attempts: int) -> str:

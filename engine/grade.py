@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 
 import numpy as np
 from numba import njit
@@ -70,13 +70,11 @@ from engine.search import OUT_OF_BUDGET
 from engine.solver import MultipleSolutions, NoSolution, count_grid
 from engine.solver import workspace as solver_workspace
 from engine.text import (
-    BAD,
     Grid,
     InvalidPuzzle,
     find_clash,
-    infer_geometry,
-    lookup_table,
     parse,
+    parse_unchecked,
     to_text,
 )
 from engine.tiers import DEFAULT_TIERS, Tier, tier_of
@@ -199,7 +197,7 @@ def grade(
     puzzle: str | Grid, tiers: Mapping[str, Tier] | None = None, box: str | None = None
 ) -> Grade:
     """Grade one puzzle (text or parsed grid); raises NoSolution / MultipleSolutions."""
-    grid = _grid(puzzle, box) if isinstance(puzzle, str) else puzzle
+    grid = parse_unchecked(puzzle, box) if isinstance(puzzle, str) else puzzle
     found = _grade(grid, tiers, RUNG_ARRAY)
     assert found is not None  # the whole ladder never stops short
     return found
@@ -218,7 +216,7 @@ def grade_within(
     scores above. Where the prefix solves the puzzle its passes are the whole ladder's, so the
     grade is :func:`grade`'s. Hard misses cost a fraction of a full grade (the digger's case).
     """
-    grid = _grid(puzzle, box) if isinstance(puzzle, str) else puzzle
+    grid = parse_unchecked(puzzle, box) if isinstance(puzzle, str) else puzzle
     return _grade(grid, tiers, rungs_within(max_score))
 
 
@@ -320,23 +318,6 @@ def _count_solutions(grid: Grid) -> np.ndarray:
     if count > 1:
         raise MultipleSolutions(f"puzzle has more than one solution: {grid.to_text()}")
     return solution
-
-
-@cache
-def _symbol_table(n: int) -> np.ndarray:
-    return lookup_table(n)
-
-
-def _grid(text: str, box: str | None) -> Grid:
-    """Parse without the per-unit clash scan (the logic kernel detects clashes far faster);
-    on any fault, :func:`engine.text.parse` raises its precise error."""
-    text = text.strip()
-    geo = infer_geometry(len(text), box)
-    if text.isascii():
-        values = _symbol_table(geo.n)[np.frombuffer(text.encode(), dtype=np.uint8)]
-        if not (values == BAD).any():
-            return Grid(geo, values)
-    return parse(text, box)
 
 
 @njit(cache=True)

@@ -116,9 +116,8 @@ def count_many(
     space = workspace(geo)
     budget = dfs_budget(geo, limit)
     counts, found = space.count_batch(values, limit, budget)
-    if budget:
-        for index in np.flatnonzero(counts == OUT_OF_BUDGET):
-            counts[index] = sat.count(values[index], space.tables, limit, found[index])
+    for index in np.flatnonzero(counts == OUT_OF_BUDGET):
+        counts[index] = sat.count(values[index], space.tables, limit, found[index])
     for index in np.flatnonzero(counts == 0):
         clash = find_clash(geo, values[index])
         if clash:

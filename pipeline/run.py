@@ -37,7 +37,7 @@ from engine.tiers import Tier
 from pipeline import report
 from pipeline.parallel import Chunk, plan_chunks, run_tasks
 from pipeline.recipe import ParallelSpec, Recipe, SectionSpec, recipe_hash
-from pipeline.render import Book, BookPuzzle, PrintOptions, Section, render_book
+from pipeline.render import Book, PrintOptions, Section, puzzle_from_row, render_book
 from pipeline.store import (
     CHUNKS,
     GRID_SCHEMA,
@@ -376,19 +376,7 @@ def build_book(recipe: Recipe, sections: Sequence[Sequence[Mapping[str, Any]]]) 
                 spec.title,
                 spec.tier,
                 spec.layout,
-                [
-                    BookPuzzle(
-                        id=row["id"],
-                        givens=row["givens"],
-                        solution=row["solution"],
-                        box_rows=row["box_rows"],
-                        box_cols=row["box_cols"],
-                        tier=row["tier"],
-                        score=row["score"],
-                        passes=tuple(row["passes"]),
-                    )
-                    for row in rows
-                ],
+                [puzzle_from_row(row, index) for index, row in enumerate(rows)],
             )
             for spec, rows in zip(recipe.sections, sections, strict=True)
         ],
@@ -493,7 +481,7 @@ def dig_solutions(
             seed,
             "",
             tiers,
-            tuple(solutions[chunk.index * spec.chunk_size :][: chunk.count]),
+            tuple(solutions[chunk.index * spec.chunk_size : (chunk.index + 1) * spec.chunk_size]),
         )
         for chunk in plan_chunks(0, len(solutions), spec.chunk_size)
     ]

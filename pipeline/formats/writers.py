@@ -161,24 +161,22 @@ def write_tables(tables: Iterable[pa.Table], path: Path, schema: pa.Schema) -> i
     Parquet, whose row groups are gathered to about BATCH_ROWS rows.
     """
     path = Path(path)
-    kind = output_kind(path)
-    with atomic_path(path) as temporary:
-        if kind != PARQUET:
-            rows = (row for table in tables for row in table.to_pylist(maps_as_pydicts="strict"))
-            with temporary.open("w", encoding="utf-8", newline="") as handle:
-                return _write_csv(rows, handle, path) if kind == CSV else _write_jsonl(rows, handle)
-        count = 0
-        with pq.ParquetWriter(temporary, schema) as writer:
-            gathered: list[pa.Table] = []
-            for table in tables:
-                gathered.append(table)
-                count += table.num_rows
-                if sum(t.num_rows for t in gathered) >= BATCH_ROWS:
-                    writer.write_table(pa.concat_tables(gathered))
-                    gathered = []
-            if gathered or count == 0:
-                writer.write_table(pa.concat_tables(gathered) if gathered else schema.empty_table())
-        return count
+    if output_kind(path) != PARQUET:
+        return write_rows(
+            (row for table in tables for row in table.to_pylist(maps_as_pydicts="strict")), path
+        )
+    count = written = 0
+    with atomic_path(path) as temporary, pq.ParquetWriter(temporary, schema) as writer:
+        gathered: list[pa.Table] = []
+        for table in tables:
+            gathered.append(table)
+            count += table.num_rows
+            if count - written >= BATCH_ROWS:
+                writer.write_table(pa.concat_tables(gathered))
+                gathered, written = [], count
+        if gathered or count == 0:
+            writer.write_table(pa.concat_tables(gathered) if gathered else schema.empty_table())
+    return count
 
 
 def write_rows(

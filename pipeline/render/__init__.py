@@ -4,7 +4,14 @@
 the input types and :func:`book_from_rows` maps store rows onto them.
 """
 
-from pipeline.render.book import Book, BookError, BookPuzzle, Section, book_from_rows
+from pipeline.render.book import (
+    Book,
+    BookError,
+    BookPuzzle,
+    Section,
+    book_from_rows,
+    puzzle_from_row,
+)
 from pipeline.render.booklet import RenderResult, UnreadableLayout, render_book
 from pipeline.render.fonts import UnsupportedText
 from pipeline.render.imposition import ImpositionError
@@ -24,5 +31,6 @@ __all__ = [
     "UnreadableLayout",
     "UnsupportedText",
     "book_from_rows",
+    "puzzle_from_row",
     "render_book",
 ]

@@ -177,7 +177,7 @@ def book_from_rows(
                 f"row {index} (id {row['id']!r}): tier {tier!r} has no layout; "
                 f"layouts are given for {', '.join(map(repr, layouts))}"
             )
-        by_tier[tier].append(_puzzle_from_row(row, index))
+        by_tier[tier].append(puzzle_from_row(row, index))
     for tier, puzzles in by_tier.items():
         if not puzzles:
             raise BookError(f"tier {tier!r} has a layout but no rows")
@@ -188,7 +188,9 @@ def book_from_rows(
     return Book(title, author, sections, about)
 
 
-def _puzzle_from_row(row: Mapping, index: int) -> BookPuzzle:
+def puzzle_from_row(row: Mapping, index: int) -> BookPuzzle:
+    """A stored puzzle row (``puzzles.parquet`` columns) as a book puzzle; ``index`` names the
+    row in errors."""
     score = row.get("score")
     passes: Sequence[int] | None = row.get("passes")
     try:

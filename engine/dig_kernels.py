@@ -73,6 +73,12 @@ def allowed(puzzle, peers, cell, n):
     return full & ~seen
 
 
+@njit(cache=True, inline="always")
+def _can_take(puzzle, peers, other, cell, bit, n):
+    """True when ``other``, a blank cell besides ``cell``, may still take the value ``bit``."""
+    return other != cell and puzzle[other] == 0 and allowed(puzzle, peers, other, n) & bit != U0
+
+
 @njit(cache=True)
 def forced(puzzle, cell, value, tables):
     """True when the clues alone force a blank cell's value: a naked single (its peers leave it
@@ -86,8 +92,7 @@ def forced(puzzle, cell, value, tables):
         unit = cell_units[cell, k]
         alone = True
         for j in range(n):
-            other = units[unit, j]
-            if other != cell and puzzle[other] == 0 and allowed(puzzle, peers, other, n) & bit:
+            if _can_take(puzzle, peers, units[unit, j], cell, bit, n):
                 alone = False
                 break
         if alone:
@@ -178,8 +183,7 @@ def unique_without(puzzle, orbit, solution, witness, tables, buffers, rng, max_n
             unit = cell_units[cell, j]
             places = 0
             for i in range(n):
-                other = units[unit, i]
-                if other != cell and puzzle[other] == 0 and allowed(puzzle, peers, other, n) & bit:
+                if _can_take(puzzle, peers, units[unit, i], cell, bit, n):
                     places += 1
             if places < fewest:
                 fewest, best_unit = places, unit
@@ -195,7 +199,7 @@ def unique_without(puzzle, orbit, solution, witness, tables, buffers, rng, max_n
         else:  # try the cell's value in each other place of the unit
             for i in range(n):
                 other = units[best_unit, i]
-                if other != cell and puzzle[other] == 0 and allowed(puzzle, peers, other, n) & bit:
+                if _can_take(puzzle, peers, other, cell, bit, n):
                     count = _solve_with(
                         puzzle, other, value, witness, tables, buffers, rng, max_nodes
                     )

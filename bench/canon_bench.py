@@ -9,21 +9,16 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from pathlib import Path
+
+from public_sets import DATA, read
 
 from engine.canon import canonical_many
 from engine.grids import random_grid
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 WARM_UP = 5  # puzzles canonicalised before timing, so compilation is not measured
 FULL_GRIDS = 300  # random full 9x9 grids timed
 GIANT_PUZZLES = 20  # 16x16 puzzles timed one by one
 GIANT_GRIDS = 5  # full 16x16 grids timed one by one
-
-
-def read(path: Path) -> list[str]:
-    with path.open() as handle:
-        return [line.split()[0] for line in handle if line.strip() and not line.startswith("#")]
 
 
 def rate(puzzles: list[str], box: str | None = None) -> float:

@@ -15,16 +15,10 @@ import statistics
 import subprocess
 import time
 from collections.abc import Callable
-from pathlib import Path
+
+from public_sets import DATA, read
 
 import engine
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-
-
-def read(name: str) -> list[str]:
-    with (DATA / name).open() as handle:
-        return [line.split()[0] for line in handle if line.strip() and not line.startswith("#")]
 
 
 def median_seconds(work: Callable[[], object], repeats: int) -> float:
@@ -58,7 +52,7 @@ def main() -> None:
     )
     print(f"{'what':52} {'ours/s':>10} {'qqwing/s':>10} {'ratio':>7}")
     for name, limit in [("17_clue.txt", None), ("forum_hardest_1905_11plus.txt", 10_000)]:
-        puzzles = read(name)[:limit]
+        puzzles = read(DATA / name)[:limit]
         if args.quick:
             puzzles = puzzles[:5_000]
         seconds = median_seconds(lambda p=puzzles: engine.count_many(p, limit=2), repeats)
@@ -69,7 +63,7 @@ def main() -> None:
         print(
             f"{'count to 2: ' + name + f' ({len(puzzles)})':52} {ours:10,.0f} {peer_text} {ratio}"
         )
-    puzzle = read("sudoku25x25.txt")[0]  # the DFS alone runs past millions of branches here
+    puzzle = read(DATA / "sudoku25x25.txt")[0]  # the DFS alone runs past millions of branches here
     seconds = median_seconds(lambda: engine.count_solutions(puzzle), 1 if args.quick else 3)
     print(f"{'count to 2: sudoku25x25.txt (MiniZinc), seconds':52} {seconds:10.2f}")
     count = 5_000 if args.quick else 20_000

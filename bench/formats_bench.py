@@ -19,9 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from public_sets import DATA
+
 from pipeline.formats import read_puzzles
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 CLUES = DATA / "17_clue.txt"
 PASSES = 3
 SMALL_LINES = 10_000

@@ -13,22 +13,16 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
+from public_sets import DATA, read
 
 from engine import TIERS, grade, grade_many
 from engine.grade import Grade
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SETS = ("17_clue.txt", "magictour_top1465.txt")
 WARM_UP = 50
 PERCENTILES = (10, 25, 50, 75, 90, 99)
-
-
-def read(path: Path) -> list[str]:
-    with path.open() as handle:
-        return [line.split()[0] for line in handle if line.strip() and not line.startswith("#")]
 
 
 def timed(puzzles: list[str]) -> tuple[list[Grade], float, float]:

@@ -8,9 +8,9 @@ The tests, cheapest first (``dig_orbits``):
 * ``singles`` (singles-level digs): naked and hidden singles alone complete the grid
   (``singles_solve``: the counter with its all-different filtering off, allowed no branch),
   which also proves uniqueness;
-* ``unique``: no solution puts another value in a blanked cell (``unique_without``: limit-1
-  searches on more constrained grids; a node budget, when given, counts as a failure, so a
-  clue is kept whenever uniqueness is not proven).
+* ``unique``: no solution puts another value in a blanked cell (``unique_without``: one
+  limit-1 search per blanked cell that excludes its value; a node budget, when given, counts as
+  a failure, so a clue is kept whenever uniqueness is not proven).
 
 A set of cells is *unavoidable* when the grid's values there can be changed into another valid
 grid: a puzzle with no clue in it has a second solution. The *pool* keeps such sets of one grid
@@ -35,11 +35,9 @@ from engine.search import (
     OUT_OF_BUDGET,
     U0,
     U1,
-    bit_index,
-    lowest_bit,
     next_random,
-    popcount,
     search,
+    search_except,
 )
 
 NO_CELL = -1  # padding in an orbit row
@@ -160,65 +158,23 @@ def _clue_free(sets, count, clues):
 @njit(cache=True)
 def unique_without(puzzle, orbit, solution, witness, tables, buffers, rng, max_nodes):
     """True when the puzzle, unique with the orbit's cells as clues and now with them blank, is
-    still unique: no solution puts another value in one of them.
-
-    A second solution puts another value in some blanked cell, and so that cell's value in
-    another cell of each of its units. For each blanked cell, the smallest of these option sets
-    (the other values its peers allow, or the other cells of one of its units that allow its
-    value) is tried, one limit-1 search per option on the more constrained grid (most
-    contradict at once): cheaper than counting to two. On False, ``witness`` holds the second
-    solution found, or witness[0] == 0 when the node budget ran out.
+    still unique: no solution puts another value in one of them (``search_except``, one
+    limit-1 search per blanked cell). On False, ``witness`` holds the second solution found,
+    or witness[0] == 0 when the node budget ran out.
     """
-    n, peers, units, cell_units = tables[0], tables[3], tables[4], tables[5]
     for k in range(orbit.shape[0]):
         cell = orbit[k]
         if cell == NO_CELL:
             break
-        value = solution[cell]
-        bit = U1 << np.uint64(value - 1)
-        others = allowed(puzzle, peers, cell, n) & ~bit
-        fewest = popcount(others)
-        best_unit = -1
-        for j in range(3):
-            unit = cell_units[cell, j]
-            places = 0
-            for i in range(n):
-                if _can_take(puzzle, peers, units[unit, i], cell, bit, n):
-                    places += 1
-            if places < fewest:
-                fewest, best_unit = places, unit
-        if best_unit < 0:  # try each other value in the cell
-            while others:
-                option = lowest_bit(others)
-                others ^= option
-                count = _solve_with(
-                    puzzle, cell, bit_index(option) + 1, witness, tables, buffers, rng, max_nodes
-                )
-                if count != 0:
-                    return False
-        else:  # try the cell's value in each other place of the unit
-            for i in range(n):
-                other = units[best_unit, i]
-                if _can_take(puzzle, peers, other, cell, bit, n):
-                    count = _solve_with(
-                        puzzle, other, value, witness, tables, buffers, rng, max_nodes
-                    )
-                    if count != 0:
-                        return False
+        rng[0] = 0
+        count = search_except(
+            puzzle, cell, solution[cell], tables, 1, witness, rng, max_nodes, buffers
+        )
+        if count == OUT_OF_BUDGET:
+            witness[0] = 0
+        if count != 0:
+            return False
     return True
-
-
-@njit(cache=True)
-def _solve_with(puzzle, cell, value, solution, tables, buffers, rng, max_nodes):
-    """Look for one solution with ``value`` put in the blank ``cell``: 1 (in ``solution``), 0,
-    or OUT_OF_BUDGET (then solution[0] == 0: values start at 1)."""
-    puzzle[cell] = value
-    rng[0] = 0
-    count = search(puzzle, tables, 1, solution, rng, max_nodes, buffers)
-    puzzle[cell] = 0
-    if count == OUT_OF_BUDGET:
-        solution[0] = 0
-    return count
 
 
 @njit(cache=True)

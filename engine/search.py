@@ -398,6 +398,15 @@ def search(values, tables, limit, solution, rng, max_nodes, buffers):
     Returns the count or OUT_OF_BUDGET; clashing givens simply count 0 (callers that must tell
     a clash from an unsolvable puzzle check the zero-count rows).
     """
+    return search_except(values, -1, 0, tables, limit, solution, rng, max_nodes, buffers)
+
+
+@njit(cache=True)
+def search_except(values, blank, value, tables, limit, solution, rng, max_nodes, buffers):
+    """As :func:`search`, counting only the solutions that do not put ``value`` in the cell
+    ``blank`` (a blank of ``values``; no exception when ``blank`` < 0). One search proves that
+    a removed clue's value is the only one its cell can take, where trying each other value
+    would start a search per value."""
     cand, queue, trail_cell, trail_mask, stack, stack_tp, units_ws, choice, scratch = buffers
     n = tables[0]
     units = tables[4]
@@ -407,20 +416,22 @@ def search(values, tables, limit, solution, rng, max_nodes, buffers):
     randomise = rng[0] != U0
     strong = tables[6] and not randomise  # random fills of empty grids need no more
     qtail = 0
-    for cell in range(ncells):
-        v = values[cell]
+    for c in range(ncells):
+        v = values[c]
         if v:
-            cand[cell] = U1 << np.uint64(v - 1)
-            queue[qtail] = cell
+            cand[c] = U1 << np.uint64(v - 1)
+            queue[qtail] = c
             qtail += 1
         else:
-            cand[cell] = full
+            cand[c] = full
+    touch = TOUCH_NONE
+    if blank >= 0:
+        cand[blank] = full & ~(U1 << np.uint64(value - 1))
+        touch = blank
     count = 0
     nodes = 0
     sp = 0
-    ok, tp = _settle(
-        cand, full, tables, units_ws, scratch, strong, queue, qtail, TOUCH_NONE, trail, 0
-    )
+    ok, tp = _settle(cand, full, tables, units_ws, scratch, strong, queue, qtail, touch, trail, 0)
     while True:
         if ok:
             if not _choose(cand, units, tables[3], not randomise, choice):

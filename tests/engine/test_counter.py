@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.geometry import SYMBOLS
-from engine.search import Workspace
+from engine.search import Workspace, search_except
 from engine.solver import guesses
 from tests import reference
 from tests.conftest import TEST_DATA, read_puzzles
@@ -209,6 +209,33 @@ def test_alldifferent_filtering_agrees_with_reference(case, limit: int) -> None:
     expected = reference.count(values, geo.n, box_rows, box_cols, limit)
     solution = np.zeros(geo.ncells, dtype=np.uint8)
     assert Workspace(geo, alldifferent=True).search(grid, limit, solution) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(partial_grids(), st.sampled_from([1, 2, 5]), st.randoms(use_true_random=False))
+def test_search_except_counts_the_solutions_without_a_value(case, limit: int, rnd) -> None:
+    """search_except counts what the reference counts over the cell's other values."""
+    box_rows, box_cols, values = case
+    geo = engine.geometry(box_rows, box_cols)
+    blanks = [cell for cell, v in enumerate(values) if v == 0]
+    if not blanks or engine.text.find_clash(geo, np.array(values, dtype=np.uint8)):
+        return
+    cell, value = rnd.choice(blanks), rnd.randint(1, geo.n)
+    expected = 0
+    for other in set(range(1, geo.n + 1)) - {value}:
+        values[cell] = other
+        expected += reference.count(values, geo.n, box_rows, box_cols, limit)
+    values[cell] = 0
+    space = Workspace(geo)
+    solution = np.zeros(geo.ncells, dtype=np.uint8)
+    state = np.zeros(2, dtype=np.uint64)
+    grid = np.array(values, dtype=np.uint8)
+    args = (space.tables, limit, solution, state, 0, space.buffers)
+    assert search_except(grid, cell, value, *args) == min(expected, limit)
+    if expected:  # the solution it reports avoids the value and keeps the givens
+        assert solution[cell] != value
+        assert reference.is_valid_solution(solution.tolist(), geo.n, box_rows, box_cols)
+        assert all(solution[c] == v for c, v in enumerate(values) if v)
 
 
 @pytest.mark.slow

@@ -388,6 +388,39 @@ def _choose(cand, units, peers, places, choice):
 
 
 @njit(cache=True)
+def _givens(values, cand, full, cell_units, queue, nunits):
+    """The start state: each given's bit, each blank's values that no given in its units takes
+    (one pass over unit masks, cheaper than propagating every given to its peers); the blanks
+    left with one value are queued. Returns the queue length, or -1 on a clash or a blank left
+    without a value."""
+    taken = np.zeros(nunits, dtype=np.uint64)
+    for c in range(values.shape[0]):
+        v = values[c]
+        if v:
+            bit = U1 << np.uint64(v - 1)
+            for k in range(3):
+                u = cell_units[c, k]
+                if taken[u] & bit:
+                    return -1
+                taken[u] |= bit
+    qtail = 0
+    for c in range(values.shape[0]):
+        v = values[c]
+        if v:
+            cand[c] = U1 << np.uint64(v - 1)
+        else:
+            units = cell_units[c]
+            m = full & ~(taken[units[0]] | taken[units[1]] | taken[units[2]])
+            if m == U0:
+                return -1
+            cand[c] = m
+            if m & (m - U1) == U0:
+                queue[qtail] = c
+                qtail += 1
+    return qtail
+
+
+@njit(cache=True)
 def search(values, tables, limit, solution, rng, max_nodes, buffers):
     """Count solutions of ``values`` up to ``limit``; the first one found goes to ``solution``.
 
@@ -415,23 +448,23 @@ def search_except(values, blank, value, tables, limit, solution, rng, max_nodes,
     full = ALL64 if n == 64 else (U1 << np.uint64(n)) - U1
     randomise = rng[0] != U0
     strong = tables[6] and not randomise  # random fills of empty grids need no more
-    qtail = 0
-    for c in range(ncells):
-        v = values[c]
-        if v:
-            cand[c] = U1 << np.uint64(v - 1)
-            queue[qtail] = c
-            qtail += 1
-        else:
-            cand[c] = full
-    touch = TOUCH_NONE
+    rng[1] = 0
+    qtail = _givens(values, cand, full, tables[5], queue, units.shape[0])
+    if qtail < 0:  # clashing givens, or a blank they leave without a value
+        return 0
     if blank >= 0:
-        cand[blank] = full & ~(U1 << np.uint64(value - 1))
-        touch = blank
+        cand[blank] &= ~(U1 << np.uint64(value - 1))
+        if cand[blank] == U0:
+            return 0
+        if cand[blank] & (cand[blank] - U1) == U0:
+            queue[qtail] = blank
+            qtail += 1
     count = 0
     nodes = 0
     sp = 0
-    ok, tp = _settle(cand, full, tables, units_ws, scratch, strong, queue, qtail, touch, trail, 0)
+    ok, tp = _settle(
+        cand, full, tables, units_ws, scratch, strong, queue, qtail, TOUCH_ALL, trail, 0
+    )
     while True:
         if ok:
             if not _choose(cand, units, tables[3], not randomise, choice):

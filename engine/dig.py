@@ -8,14 +8,13 @@ How it works (``dig``):
   naked or hidden single: no test); an *unavoidable set* of the grid is left without clues
   (a second solution is known: keep the orbit); for singles-level bands, naked and hidden
   singles alone complete the grid (which proves uniqueness and easiness at once); else
-  ``unique``: no solution puts another value in a blanked cell, one limit-1 search per option
-  (the other values the cell allows, or the other places of its value in one of its units,
-  whichever are fewer), cheaper than counting to two. Unavoidable sets come from swapping two
-  rows of a band, two columns of a stack or two values where the grid allows it (they settle
-  about half the orbits that must stay), and from every second solution a search finds; each
-  kept orbit remembers one (its *witness*). One pass over all orbits leaves a puzzle that is
-  minimal under its symmetry, since a removal that once breaks uniqueness breaks it for every
-  subset of the clues.
+  ``unique``: no solution puts another value in a blanked cell, one limit-1 search per blanked
+  cell with its value excluded (``search_except``), cheaper than counting to two. Unavoidable
+  sets come from swapping two rows of a band, two columns of a stack or two values where the
+  grid allows it (they settle about half the orbits that must stay), and from every second
+  solution a search finds; each kept orbit remembers one (its *witness*). One pass over all
+  orbits leaves a puzzle that is minimal under its symmetry, since a removal that once breaks
+  uniqueness breaks it for every subset of the clues.
 * Only unique candidates are graded, and not those that singles alone solve when the band wants
   more (they rate below a naked single plus the tie term, so below medium). A minimal puzzle
   for a singles-level band is dug as a singles-minimal one (no clue can go while singles still

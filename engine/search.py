@@ -388,12 +388,12 @@ def _choose(cand, units, peers, places, choice):
 
 
 @njit(cache=True)
-def _givens(values, cand, full, cell_units, queue, nunits):
+def _givens(values, cand, full, cell_units, queue, taken):
     """The start state: each given's bit, each blank's values that no given in its units takes
-    (one pass over unit masks, cheaper than propagating every given to its peers); the blanks
-    left with one value are queued. Returns the queue length, or -1 on a clash or a blank left
-    without a value."""
-    taken = np.zeros(nunits, dtype=np.uint64)
+    (one pass over unit masks ``taken``, cheaper than propagating every given to its peers); the
+    blanks left with one value are queued. Returns the queue length, or -1 on a clash or a blank
+    left without a value."""
+    taken[:] = U0
     for c in range(values.shape[0]):
         v = values[c]
         if v:
@@ -451,7 +451,7 @@ def search_except(values, blank, value, tables, limit, solution, rng, max_nodes,
 def _search(values, blank, value, places, tables, limit, solution, rng, max_nodes, buffers):
     """The counter (see :func:`search`), with ``value`` excluded from the cell ``blank`` when it
     is >= 0; ``places`` turns on the branching heuristics of ``_choose``."""
-    cand, queue, trail_cell, trail_mask, stack, stack_tp, units_ws, choice, scratch = buffers
+    cand, queue, trail_cell, trail_mask, stack, stack_tp, units_ws, choice, scratch, taken = buffers
     n = tables[0]
     units = tables[4]
     trail = (trail_cell, trail_mask)
@@ -460,16 +460,17 @@ def _search(values, blank, value, places, tables, limit, solution, rng, max_node
     randomise = rng[0] != U0
     strong = tables[6] and not randomise  # random fills of empty grids need no more
     rng[1] = 0
-    qtail = _givens(values, cand, full, tables[5], queue, units.shape[0])
+    qtail = _givens(values, cand, full, tables[5], queue, taken)
     if qtail < 0:  # clashing givens, or a blank they leave without a value
         return 0
     if blank >= 0:
-        cand[blank] &= ~(U1 << np.uint64(value - 1))
-        if cand[blank] == U0:
+        rest = cand[blank] & ~(U1 << np.uint64(value - 1))
+        if rest == U0:
             return 0
-        if cand[blank] & (cand[blank] - U1) == U0:
+        if rest != cand[blank] and rest & (rest - U1) == U0:  # newly single: queue it
             queue[qtail] = blank
             qtail += 1
+        cand[blank] = rest
     count = 0
     nodes = 0
     sp = 0
@@ -594,6 +595,7 @@ class Workspace:
             np.zeros((3, 3 * geo.n), dtype=np.int32),  # dirty flags, dirty list, scan list
             np.zeros(3, dtype=np.uint64),  # the branch _choose picked
             np.zeros((6, geo.n + 1), dtype=np.int64),  # all-different scratch (see _alldifferent)
+            np.zeros(3 * geo.n, dtype=np.uint64),  # values the givens take, per unit (_givens)
         )
 
     def search(

@@ -31,7 +31,7 @@ from engine.dig import (
     tiers_for,
 )
 from engine.dig_kernels import seed_sets, singles_solve, unique_without
-from engine.geometry import geometry_for
+from engine.geometry import Geometry, geometry_for
 from engine.search import Workspace
 from engine.text import parse
 from engine.tiers import Tier, tiers_from_mapping
@@ -251,13 +251,21 @@ def singles_reference(geo, values: np.ndarray) -> bool:
     return all(grid)
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32), keep=st.floats(0.2, 0.6))
-def test_singles_kernel_matches_the_reference(seed: int, keep: float) -> None:
+def partial_puzzle(
+    seed: int, keep: float
+) -> tuple[Geometry, np.random.Generator, np.ndarray, np.ndarray]:
+    """A random 9x9 grid from ``seed`` with about ``keep`` of its cells kept as givens: the
+    geometry, the random stream (for further draws), the grid and the partial puzzle."""
     geo = geometry_for(9)
     rng = np.random.default_rng(seed)
     solution = parse(engine.random_grid(9, seed=seed)).values
-    values = np.where(rng.random(geo.ncells) < keep, solution, 0).astype(np.uint8)
+    return geo, rng, solution, np.where(rng.random(geo.ncells) < keep, solution, 0).astype(np.uint8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), keep=st.floats(0.2, 0.6))
+def test_singles_kernel_matches_the_reference(seed: int, keep: float) -> None:
+    geo, _, _, values = partial_puzzle(seed, keep)
     space = Workspace(geo, alldifferent=False)
     found = np.zeros(geo.ncells, dtype=np.uint8)
     fast = singles_solve(values, space.tables, found, np.zeros(2, np.uint64), space.buffers)
@@ -314,10 +322,7 @@ def test_seeded_sets_are_unavoidable(seed: int, size: int) -> None:
 def test_limit_one_uniqueness_test_matches_the_counter(seed: int, keep: float) -> None:
     """unique_without on a clue of a unique puzzle answers as counting to two does, and a failed
     test's witness is another solution that differs in that cell."""
-    geo = geometry_for(9)
-    rng = np.random.default_rng(seed)
-    solution = parse(engine.random_grid(9, seed=seed)).values
-    puzzle = np.where(rng.random(geo.ncells) < keep, solution, 0).astype(np.uint8)
+    geo, rng, solution, puzzle = partial_puzzle(seed, keep)
     space = Workspace(geo)
     if space.search(puzzle, 2, np.zeros_like(puzzle)) != 1:
         puzzle = solution.copy()  # the full grid is unique
@@ -338,10 +343,7 @@ def test_limit_one_uniqueness_test_matches_the_counter(seed: int, keep: float) -
 @given(seed=st.integers(0, 2**32), keep=st.floats(0.3, 0.6))
 def test_singles_solvable_puzzles_rate_below_the_singles_ceiling(seed: int, keep: float) -> None:
     """The digger leaves such candidates ungraded for bands that start at the ceiling."""
-    geo = geometry_for(9)
-    rng = np.random.default_rng(seed)
-    solution = parse(engine.random_grid(9, seed=seed)).values
-    values = np.where(rng.random(geo.ncells) < keep, solution, 0).astype(np.uint8)
+    geo, _, _, values = partial_puzzle(seed, keep)
     space = Workspace(geo, alldifferent=False)
     found = np.zeros(geo.ncells, dtype=np.uint8)
     if singles_solve(values, space.tables, found, np.zeros(2, np.uint64), space.buffers):

@@ -55,26 +55,44 @@ CORNERS = 4
 @njit(cache=True)
 def find_unique_rectangles(cand, placed, pos, T, rec):
     """Record every unique rectangle of types 1, 2, 4, 5 and 6 (one step per rectangle, digit
-    pair and type)."""
+    pair and type).
+
+    Rectangles are taken in row-pair, column-pair order; only columns open in both rows are
+    paired, and only pairs with a bivalue corner are tried (every type needs a floor cell).
+    """
     units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
     n = units.shape[1]
     corners = np.zeros(CORNERS, dtype=np.int64)
+    open_cols = np.zeros(n, dtype=np.uint64)  # per row: its open columns
+    bivalue_cols = np.zeros(n, dtype=np.uint64)  # per row: its open columns with two candidates
+    for r in range(n):
+        for c in range(n):
+            cell = r * n + c
+            if placed[cell] == 0:
+                open_cols[r] |= bit(c)
+                if popcount(cand[cell]) == 2:
+                    bivalue_cols[r] |= bit(c)
     for r1 in range(n):
         for r2 in range(r1 + 1, n):
+            both = open_cols[r1] & open_cols[r2]
+            floors = (bivalue_cols[r1] | bivalue_cols[r2]) & both
+            if floors == U0:
+                continue
             for c1 in range(n):
+                if not both & bit(c1):
+                    continue
                 for c2 in range(c1 + 1, n):
+                    if not both & bit(c2) or not floors & (bit(c1) | bit(c2)):
+                        continue
                     corners[0], corners[1] = r1 * n + c1, r1 * n + c2
                     corners[2], corners[3] = r2 * n + c1, r2 * n + c2
-                    if _two_boxes(corners, placed, cell_units):
+                    if _two_boxes(corners, cell_units):
                         _rectangle(cand, placed, pos, T, rec, corners)
 
 
 @njit(cache=True)
-def _two_boxes(corners, placed, cell_units):
-    """True when the four corners are open and lie in exactly two boxes."""
-    for i in range(CORNERS):
-        if placed[corners[i]]:
-            return False
+def _two_boxes(corners, cell_units):
+    """True when the four corners lie in exactly two boxes."""
     a, b, c = corners[0], corners[1], corners[2]
     same_row_box = cell_units[a, 2] == cell_units[b, 2]
     same_col_box = cell_units[a, 2] == cell_units[c, 2]

@@ -60,7 +60,7 @@ from engine.dig_kernels import (
     swap_orbit,
 )
 from engine.geometry import Geometry
-from engine.grade import RATINGS, TIE_WIDTH, Grade, grade, grade_within
+from engine.grade import RATINGS, TIE_WIDTH, Grade, grade_within
 from engine.grids import Seed, rng_from
 from engine.logic.state import TECHNIQUE_INDEX
 from engine.solver import count_grid, workspace
@@ -531,10 +531,9 @@ class _Digger:
         ):
             return candidate
         grid = Grid(self.geo, candidate.puzzle.copy())
-        if check and self.band.score and math.isfinite(self.band.score[1]):
-            candidate.grade = grade_within(grid, self.band.score[1], self.mapping)
-        else:
-            candidate.grade = grade(grid, self.mapping)
+        top = self.band.score[1] if check and self.band.score else math.inf
+        # every candidate is unique by construction (see the module doc)
+        candidate.grade = grade_within(grid, top, self.mapping, unique_solution=self.solution)
         return candidate
 
     def accept(self, puzzle: np.ndarray) -> bool:

@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 from numba import njit
@@ -208,6 +208,7 @@ def grade_within(
     max_score: float,
     tiers: Mapping[str, Tier] | None = None,
     box: str | None = None,
+    unique_solution: np.ndarray | None = None,
 ) -> Grade | None:
     """The grade, or None when the puzzle certainly scores above ``max_score``.
 
@@ -215,20 +216,33 @@ def grade_within(
     rate a pass ``max_score`` or less (``rungs_within``); a puzzle that needs a rung beyond it
     scores above. Where the prefix solves the puzzle its passes are the whole ladder's, so the
     grade is :func:`grade`'s. Hard misses cost a fraction of a full grade (the digger's case).
+    ``unique_solution``: the puzzle's solution, from a caller that has proven it the only one
+    (the digger): the grade then needs no count of its own.
     """
     grid = parse_unchecked(puzzle, box) if isinstance(puzzle, str) else puzzle
-    return _grade(grid, tiers, rungs_within(max_score))
+    return _grade(grid, tiers, rungs_within(max_score), unique_solution)
 
 
+@cache
 def rungs_within(max_score: float) -> np.ndarray:
     """The shortest prefix of the pass loop's rungs holding every rung whose passes can rate
-    ``max_score`` or less (see ``RUNG_FLOORS``)."""
+    ``max_score`` or less (see ``RUNG_FLOORS``); cached (a view of the ladder)."""
     last = max(i for i, floor in enumerate(RUNG_FLOORS) if floor <= max_score or i == 0)
     return RUNG_ARRAY[: last + 1]
 
 
-def _grade(grid: Grid, tiers: Mapping[str, Tier] | None, rungs: np.ndarray) -> Grade | None:
-    """The grade on a ladder of ``rungs``; None when a shortened ladder gets stuck."""
+def _grade(
+    grid: Grid,
+    tiers: Mapping[str, Tier] | None,
+    rungs: np.ndarray,
+    unique_solution: np.ndarray | None = None,
+) -> Grade | None:
+    """The grade on a ladder of ``rungs``; None when a shortened ladder gets stuck. The count
+    that proves the one solution is skipped when the caller gives it (``unique_solution``)."""
+
+    def one_solution(of: Grid) -> np.ndarray:
+        return _count_solutions(of) if unique_solution is None else unique_solution.copy()
+
     try:
         run = workspace(grid.geometry).run(grid.values, rungs=rungs)
     except Contradiction:
@@ -239,18 +253,18 @@ def _grade(grid: Grid, tiers: Mapping[str, Tier] | None, rungs: np.ndarray) -> G
         _count_solutions(grid)
         raise NoSolution(f"puzzle has no solution: {grid.to_text()}") from None
     if not run.solved and len(rungs) < len(RUNG_ARRAY):
-        _count_solutions(grid)  # raises for a puzzle without one solution, as grade() does
+        one_solution(grid)  # raises for a puzzle without one solution, as grade() does
         return None
     if run.solved and not assumes_uniqueness(run.record.steps):
         solution = run.values  # sound steps and a complete, consistent grid: the one solution
     elif run.solved:
-        _count_solutions(grid)  # the steps were sound only if the solution is unique
+        one_solution(grid)  # the steps were sound only if the solution is unique
         solution = run.values
     else:
         # the stuck state has the puzzle's solutions (every step is sound, uniqueness steps if
         # there is one solution) and is faster to count
         stuck = Grid(grid.geometry, run.values)
-        solution = _count_solutions(grid if assumes_uniqueness(run.record.steps) else stuck)
+        solution = one_solution(grid if assumes_uniqueness(run.record.steps) else stuck)
     record = run.record
     steps = record.steps
     iterations = run.passes

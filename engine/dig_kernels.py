@@ -60,29 +60,31 @@ def singles_solve(values, singles_tables, solution, rng, buffers):
 
 
 @njit(cache=True)
-def allowed(puzzle, peers, cell, n):
-    """The values (bit v-1 for value v) that the clues among a cell's peers leave it."""
-    seen = U0
-    for k in range(peers.shape[1]):
-        value = puzzle[peers[cell, k]]
-        if value:
-            seen |= U1 << np.uint64(value - 1)
-    full = ~U0 if n == 64 else (U1 << np.uint64(n)) - U1
-    return full & ~seen
+def unit_values(puzzle, cell_units, taken):
+    """Fill ``taken`` with the values (bit v-1 for value v) that the clues hold in each unit."""
+    taken[:] = U0
+    for cell in range(puzzle.shape[0]):
+        if puzzle[cell]:
+            bit = U1 << np.uint64(puzzle[cell] - 1)
+            for k in range(3):
+                taken[cell_units[cell, k]] |= bit
 
 
 @njit(cache=True, inline="always")
-def _can_take(puzzle, peers, other, cell, bit, n):
-    """True when ``other``, a blank cell besides ``cell``, may still take the value ``bit``."""
-    return other != cell and puzzle[other] == 0 and allowed(puzzle, peers, other, n) & bit != U0
+def _allowed(taken, cell_units, cell, full):
+    """The values that the clues in a blank cell's units leave it."""
+    units = cell_units[cell]
+    return full & ~(taken[units[0]] | taken[units[1]] | taken[units[2]])
 
 
 @njit(cache=True)
-def forced(puzzle, cell, value, tables):
-    """True when the clues alone force a blank cell's value: a naked single (its peers leave it
-    only that value) or a hidden single (no other blank cell of one of its units allows it)."""
-    n, peers, units, cell_units = tables[0], tables[3], tables[4], tables[5]
-    options = allowed(puzzle, peers, cell, n)
+def forced(puzzle, taken, cell, value, tables):
+    """True when the clues alone force a blank cell's value: a naked single (its units leave it
+    only that value) or a hidden single (no other blank cell of one of its units allows it).
+    ``taken`` holds the clues' values per unit (``unit_values``)."""
+    n, units, cell_units = tables[0], tables[4], tables[5]
+    full = ~U0 if n == 64 else (U1 << np.uint64(n)) - U1
+    options = _allowed(taken, cell_units, cell, full)
     if options & (options - U1) == U0:
         return True
     bit = U1 << np.uint64(value - 1)
@@ -90,7 +92,12 @@ def forced(puzzle, cell, value, tables):
         unit = cell_units[cell, k]
         alone = True
         for j in range(n):
-            if _can_take(puzzle, peers, units[unit, j], cell, bit, n):
+            other = units[unit, j]
+            if (
+                other != cell
+                and puzzle[other] == 0
+                and _allowed(taken, cell_units, other, full) & bit != U0
+            ):
                 alone = False
                 break
         if alone:
@@ -128,6 +135,18 @@ def _set_orbit(puzzle, clues, orbit, clue, solution):
         if (puzzle[cell] != 0) != clue:
             _flip(clues, cell)
         puzzle[cell] = solution[cell] if clue else 0
+
+
+@njit(cache=True)
+def _flip_values(taken, cell_units, orbit, solution):
+    """Follow an orbit's cells turning from clues to blanks or back in the values per unit."""
+    for k in range(orbit.shape[0]):
+        cell = orbit[k]
+        if cell == NO_CELL:
+            break
+        bit = U1 << np.uint64(solution[cell] - 1)
+        for j in range(3):
+            taken[cell_units[cell, j]] ^= bit
 
 
 @njit(cache=True)
@@ -243,6 +262,9 @@ def dig_orbits(
     orbits, orbit_masks = shape
     found = np.zeros(puzzle.shape[0], dtype=np.uint8)  # the tests' solution buffer
     clues = clue_mask(puzzle, orbit_masks.shape[1])
+    cell_units = tables[5]
+    taken = np.empty(3 * tables[0], dtype=np.uint64)  # the clues' values per unit (forced)
+    unit_values(puzzle, cell_units, taken)
     count = 0
     for cell in range(puzzle.shape[0]):
         if puzzle[cell]:
@@ -262,9 +284,10 @@ def dig_orbits(
         if still_needed(pool[0], witnesses[i], clues, orbit_masks[i]):
             continue
         _set_orbit(puzzle, clues, orbits[i], False, solution)
+        _flip_values(taken, cell_units, orbits[i], solution)
         free = True  # the clues alone force every blanked cell: no test needed
         for k in range(size):
-            free = free and forced(puzzle, orbits[i, k], solution[orbits[i, k]], tables)
+            free = free and forced(puzzle, taken, orbits[i, k], solution[orbits[i, k]], tables)
         if free:
             removed = True
         else:
@@ -290,6 +313,7 @@ def dig_orbits(
                 break
         else:
             _set_orbit(puzzle, clues, orbits[i], True, solution)
+            _flip_values(taken, cell_units, orbits[i], solution)
     return count
 
 

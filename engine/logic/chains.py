@@ -27,6 +27,7 @@ from numba import njit
 from engine.logic.state import (
     AIC,
     T_CELL_UNITS,
+    T_PEER_BITS,
     T_UNIT_POS,
     T_UNITS,
     U0,
@@ -36,6 +37,7 @@ from engine.logic.state import (
     bit,
     bit_index,
     commit,
+    digit_cells,
     eliminate,
     lowest_bit,
     mark,
@@ -97,16 +99,17 @@ def _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, str
 
 
 @njit(cache=True, inline="always")
-def _or_rows(members, rows, out):
-    """``out |= rows[y]`` for every y in the multiword bitset ``members``."""
-    for j in range(members.shape[0]):
-        m = members[j]
+def _or_rows(members, m_row, within, rows, out, out_row):
+    """``out[out_row] |= rows[y]`` for every y in the bitset ``members[m_row] & within`` (rows
+    are indexed rather than sliced: a slice is an array, which costs atomic reference counts)."""
+    for j in range(members.shape[1]):
+        m = members[m_row, j] & within[j]
         while m:
             low = lowest_bit(m)
             m ^= low
             y = j * 64 + bit_index(low)
-            for i in range(out.shape[0]):
-                out[i] |= rows[y, i]
+            for i in range(out.shape[1]):
+                out[out_row, i] |= rows[y, i]
 
 
 @njit(cache=True)
@@ -130,30 +133,88 @@ def find_chains(cand, placed, pos, T, rec, tech, max_level):
 
     X-chains never leave their digit, so they are searched one digit at a time (small sets).
     """
-    n = T[T_UNITS].shape[1]
     if tech == X_CHAIN:
-        for d in range(n):
-            _search(cand, placed, pos, T, rec, tech, bit(d), max_level)
+        _x_chains(cand, pos, T, rec, max_level)
     else:
-        _search(cand, placed, pos, T, rec, tech, ~U0, max_level)
+        _search(cand, placed, pos, T, rec, tech, max_level)
 
 
 @njit(cache=True)
-def _search(cand, placed, pos, T, rec, tech, digits, max_level):
-    """The chain search over the candidates of the given digits (see the module docstring)."""
+def _x_chains(cand, pos, T, rec, max_level):
+    """The X-chain search, digit by digit, on the digit's cells.
+
+    A candidate is its cell here (bitsets over the cells, as ``peer_bits``): the weak links of
+    a cell are its peers that hold the digit, one AND per word, and its strong links come from
+    the units where the digit has two cells, with no table from candidates to nodes to build.
+    Nodes come in cell order, as in :func:`_search`, so the chains found and their order are the
+    same.
+    """
+    units, peer_bits = T[T_UNITS], T[T_PEER_BITS]
+    ncells, n, words = cand.shape[0], units.shape[1], peer_bits.shape[1]
+    weak = np.empty((ncells, words), dtype=np.uint64)
+    strong = np.empty((ncells, words), dtype=np.uint64)
+    step = np.empty((ncells, words), dtype=np.uint64)
+    levels = np.empty((min(max_level, ncells) + 2, words), dtype=np.uint64)
+    reached = np.empty(words, dtype=np.uint64)
+    holders = np.empty(words, dtype=np.uint64)
+    linked = np.empty(words, dtype=np.uint64)
+    node_cell = np.arange(ncells)
+    node_digit = np.empty(ncells, dtype=np.int64)
+    for d in range(n):
+        digit_cells(pos, units, d, holders)
+        for j in range(words):
+            m = holders[j]
+            while m:
+                low = lowest_bit(m)
+                m ^= low
+                x = j * 64 + bit_index(low)
+                for i in range(words):
+                    weak[x, i] = peer_bits[x, i] & holders[i]
+                    strong[x, i] = U0
+        linked[:] = U0
+        for u in range(units.shape[0]):  # units where the digit has two cells
+            layer = pos[d, u]
+            if popcount(layer) == 2:
+                first = lowest_bit(layer)
+                a, b = units[u, bit_index(first)], units[u, bit_index(layer ^ first)]
+                _set(strong, a, b)
+                _set(strong, b, a)
+                linked[a >> 6] |= bit(a & 63)
+                linked[b >> 6] |= bit(b & 63)
+        node_digit[:] = d
+        _refute(
+            rec,
+            cand,
+            X_CHAIN,
+            holders,
+            linked,
+            weak,
+            strong,
+            step,
+            levels,
+            reached,
+            node_cell,
+            node_digit,
+            max_level,
+        )
+
+
+@njit(cache=True)
+def _search(cand, placed, pos, T, rec, tech, max_level):
+    """The chain search over every candidate (see the module docstring)."""
     n = T[T_UNITS].shape[1]
     ncells = cand.shape[0]
     node_of = np.full(ncells * n, -1, dtype=np.int64)
     count = 0
     for cell in range(ncells):
         if placed[cell] == 0:
-            count += popcount(cand[cell] & digits)
+            count += popcount(cand[cell])
     node_cell = np.zeros(count, dtype=np.int64)
     node_digit = np.zeros(count, dtype=np.int64)
     count = 0
     for cell in range(ncells):
         if placed[cell] == 0:
-            m = cand[cell] & digits
+            m = cand[cell]
             while m:
                 low = lowest_bit(m)
                 m ^= low
@@ -166,37 +227,102 @@ def _search(cand, placed, pos, T, rec, tech, digits, max_level):
     strong = np.zeros((count, words), dtype=np.uint64)
     step = np.zeros((count, words), dtype=np.uint64)
     _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong)
+    nodes = np.zeros(words, dtype=np.uint64)  # every candidate
+    linked = np.zeros(words, dtype=np.uint64)  # those with a strong link
     for x in range(count):
-        _or_rows(weak[x], strong, step[x])
-    levels = np.zeros((count + 1, words), dtype=np.uint64)
-    reached = np.zeros(words, dtype=np.uint64)
-    for z in range(count):
-        # level 1: what one weak-strong pair makes true from z
-        hit = False
+        nodes[x >> 6] |= bit(x & 63)
         for i in range(words):
-            levels[1, i] = step[z, i]
-            reached[i] = step[z, i]
-            if step[z, i] & weak[z, i]:
-                hit = True
-        level = 1
-        while not hit and level < max_level:
+            if strong[x, i]:
+                linked[x >> 6] |= bit(x & 63)
+    levels = np.zeros((min(max_level, count) + 2, words), dtype=np.uint64)
+    reached = np.zeros(words, dtype=np.uint64)
+    _refute(
+        rec,
+        cand,
+        tech,
+        nodes,
+        linked,
+        weak,
+        strong,
+        step,
+        levels,
+        reached,
+        node_cell,
+        node_digit,
+        max_level,
+    )
+
+
+@njit(cache=True)
+def _refute(
+    rec,
+    cand,
+    tech,
+    nodes,
+    linked,
+    weak,
+    strong,
+    step,
+    levels,
+    reached,
+    node_cell,
+    node_digit,
+    max_level,
+):
+    """Record every candidate of the bitset ``nodes`` (in order) that a chain of at most
+    ``max_level`` weak-strong pairs refutes, the shortest one.
+
+    ``linked`` holds the candidates with a strong link: every candidate a level makes true is
+    one (strong links go both ways), and few of a candidate's weak links lead to one, so only
+    they get a ``step`` (filled here) and only they are followed.
+    """
+    words = weak.shape[1]
+    for j in range(words):
+        m = linked[j]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            y = j * 64 + bit_index(low)
+            for i in range(words):
+                step[y, i] = U0
+            _or_rows(weak, y, linked, strong, step, y)
+    for j in range(words):
+        m = nodes[j]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            z = j * 64 + bit_index(low)
+            # level 1: what one weak-strong pair makes true from z
+            for i in range(words):
+                levels[1, i] = U0
+            _or_rows(weak, z, linked, strong, levels, 1)
+            hit = False
             grew = False
             for i in range(words):
-                levels[level + 1, i] = U0
-            _or_rows(levels[level], step, levels[level + 1])
-            level += 1
-            for i in range(words):
-                fresh = levels[level, i] & ~reached[i]
-                levels[level, i] = fresh
-                reached[i] |= fresh
-                if fresh:
+                reached[i] = levels[1, i]
+                if levels[1, i]:
                     grew = True
-                if fresh & weak[z, i]:
+                if levels[1, i] & weak[z, i]:
                     hit = True
-            if not grew:
-                break
-        if hit:
-            _record(rec, cand, tech, z, level, levels, weak, strong, step, node_cell, node_digit)
+            level = 1
+            while grew and not hit and level < max_level:
+                grew = False
+                for i in range(words):
+                    levels[level + 1, i] = U0
+                _or_rows(levels, level, linked, step, levels, level + 1)
+                level += 1
+                for i in range(words):
+                    fresh = levels[level, i] & ~reached[i]
+                    levels[level, i] = fresh
+                    reached[i] |= fresh
+                    if fresh:
+                        grew = True
+                    if fresh & weak[z, i]:
+                        hit = True
+            if hit:
+                _record(
+                    rec, cand, tech, z, level, levels, weak, strong, step, node_cell, node_digit
+                )
 
 
 @njit(cache=True)

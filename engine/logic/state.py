@@ -373,6 +373,21 @@ def eliminate_common(rec, cand, placed, peers, cell_units, x, y, digit):
 
 
 @njit(cache=True)
+def digit_cells(pos, units, digit, cells):
+    """Write the digit's open cells into ``cells``, a bitset over the cells (as ``peer_bits``
+    rows), from its row layers: the rows cover every cell once."""
+    n = units.shape[1]
+    cells[:] = U0
+    for u in range(n):
+        layer = pos[digit, u]
+        while layer:
+            low = lowest_bit(layer)
+            layer ^= low
+            cell = units[u, bit_index(low)]
+            cells[cell >> 6] |= bit(cell & 63)
+
+
+@njit(cache=True)
 def line_links(pos, units, digit, ends):
     """The digit's strong links in rows and columns (lines where it has exactly two cells).
 

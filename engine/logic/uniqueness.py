@@ -58,9 +58,13 @@ def find_unique_rectangles(cand, placed, pos, T, rec):
     pair and type).
 
     Rectangles are taken in row-pair, column-pair order; only columns open in both rows are
-    paired, and only pairs with a bivalue corner are tried (every type needs a floor cell).
+    paired, and only pairs with a bivalue corner are tried (every type needs a floor cell). Each
+    digit pair that a bivalue corner holds (first corner first) is screened on the corners'
+    masks (:func:`_screen`) before :func:`_pair` is called: a call that takes arrays costs
+    atomic reference counts, more than the screen, and most pairs fail it.
     """
     units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
+    tables = (cell_units, T[T_UNIT_POS])  # what _pair needs: a call costs per array it takes
     n = units.shape[1]
     corners = np.zeros(CORNERS, dtype=np.int64)
     open_cols = np.zeros(n, dtype=np.uint64)  # per row: its open columns
@@ -86,50 +90,64 @@ def find_unique_rectangles(cand, placed, pos, T, rec):
                         continue
                     corners[0], corners[1] = r1 * n + c1, r1 * n + c2
                     corners[2], corners[3] = r2 * n + c1, r2 * n + c2
-                    if _two_boxes(corners, cell_units):
-                        _rectangle(cand, placed, pos, T, rec, corners)
+                    box = cell_units[corners[0], 2]
+                    if (box == cell_units[corners[1], 2]) == (box == cell_units[corners[2], 2]):
+                        continue  # the corners must lie in exactly two boxes
+                    masks = (cand[corners[0]], cand[corners[1]], cand[corners[2]], cand[corners[3]])
+                    for i in range(CORNERS):
+                        ab = masks[i]
+                        if popcount(ab) != 2 or _earlier(masks, i, ab):
+                            continue
+                        floor, extra = _screen(masks, ab)
+                        if floor:
+                            a = lowest_bit(ab)
+                            _pair(cand, placed, pos, tables, rec, corners, a, ab ^ a, floor, extra)
 
 
 @njit(cache=True)
-def _two_boxes(corners, cell_units):
-    """True when the four corners lie in exactly two boxes."""
-    a, b, c = corners[0], corners[1], corners[2]
-    same_row_box = cell_units[a, 2] == cell_units[b, 2]
-    same_col_box = cell_units[a, 2] == cell_units[c, 2]
-    return same_row_box != same_col_box
+def _earlier(masks, i, ab):
+    """True when a corner before corner i has the mask ab (its pair is tried once)."""
+    for j in range(i):  # noqa: SIM110 (a plain loop for numba)
+        if masks[j] == ab:
+            return True
+    return False
 
 
 @njit(cache=True)
-def _rectangle(cand, placed, pos, T, rec, corners):
-    """Try each digit pair that a bivalue corner holds (every type needs a floor cell)."""
+def _screen(masks, ab):
+    """The floor of the digit pair ab on a rectangle whose corners hold ``masks`` (bit i set:
+    corner i holds exactly {a, b}) and the one extra digit that every roof cell holds (0 if they
+    do not share one). The floor is 0 when no type can apply: a corner holds neither digit
+    (no deadly pattern), every corner is a floor (the deadly pattern itself: the state has no
+    unique solution), or there is one floor cell and no shared extra digit (types 2 and 5 are
+    all that one floor cell leaves)."""
+    floor = 0
+    extra = U0
+    one_extra = True
     for i in range(CORNERS):
-        ab = cand[corners[i]]
-        if popcount(ab) != 2:
-            continue
-        repeated = False
-        for j in range(i):
-            if cand[corners[j]] == ab:
-                repeated = True
-        if not repeated:
-            a = lowest_bit(ab)
-            _pair(cand, placed, pos, T, rec, corners, a, ab ^ a)
-
-
-@njit(cache=True)
-def _pair(cand, placed, pos, T, rec, corners, a, b):
-    """The unique-rectangle types on the digit pair {a, b} (bits) of one rectangle."""
-    cell_units = T[T_CELL_UNITS]
-    ab = a | b
-    floor = 0  # bit i set: corner i holds exactly {a, b}
-    for i in range(CORNERS):
-        if cand[corners[i]] == ab:
+        m = masks[i]
+        if m & ab == U0:
+            return 0, U0
+        if m == ab:
             floor |= 1 << i
+        else:
+            rest = m & ~ab
+            if popcount(rest) != 1 or (extra != U0 and rest != extra):
+                one_extra = False
+            extra = rest
     floors = popcount(np.uint64(floor))
-    if floors == CORNERS:
-        return  # the deadly pattern itself: the state has no unique solution
-    for i in range(CORNERS):
-        if cand[corners[i]] & ab == U0:
-            return  # a corner that can hold neither digit: no deadly pattern
+    if floors == CORNERS or (floors == 1 and not one_extra):
+        return 0, U0
+    return floor, extra if one_extra else U0
+
+
+@njit(cache=True)
+def _pair(cand, placed, pos, tables, rec, corners, a, b, floor, extra):
+    """The unique-rectangle types on the digit pair {a, b} (bits) of one rectangle, with the
+    floor and the roof cells' extra digit that :func:`_screen` found."""
+    cell_units, unit_pos = tables
+    ab = a | b
+    floors = popcount(np.uint64(floor))
     if floors == CORNERS - 1:
         start = _open(rec, corners)
         roof = corners[_lowest_index(CORNERS, ~floor)]
@@ -137,32 +155,29 @@ def _pair(cand, placed, pos, T, rec, corners, a, b):
         eliminate(rec, cand, roof, _index(b))
         commit(rec, start, UNIQUE_RECTANGLE, TYPE_1, ab)
         return
-    if floors:
-        _one_extra(cand, placed, T, rec, corners, ab, floor, floors)
+    if extra:
+        _one_extra(cand, placed, cell_units, rec, corners, floor, floors, extra)
     if floors == 2:
         diagonal = floor in (0b1001, 0b0110)
         if diagonal:
-            _type_6(cand, pos, T, rec, corners, a, b, floor)
+            _type_6(cand, pos, cell_units, unit_pos, rec, corners, a, b, floor)
         else:
             roof1 = corners[_lowest_index(CORNERS, ~floor)]
             roof2 = corners[_lowest_index(CORNERS, ~floor & ~(1 << _lowest_index(CORNERS, ~floor)))]
-            for k in range(3):
-                if cell_units[roof1, k] == cell_units[roof2, k]:
-                    _type_4(cand, pos, T, rec, corners, roof1, roof2, k, a, b)
-                    _type_4(cand, pos, T, rec, corners, roof1, roof2, k, b, a)
+            for k in range(3):  # type 4: a digit with no other place in a unit of both roofs
+                u = cell_units[roof1, k]
+                if u == cell_units[roof2, k]:
+                    only = bit(unit_pos[roof1, k]) | bit(unit_pos[roof2, k])
+                    if pos[_index(a), u] == only:
+                        _type_4(cand, rec, corners, roof1, roof2, a, b)
+                    if pos[_index(b), u] == only:
+                        _type_4(cand, rec, corners, roof1, roof2, b, a)
 
 
 @njit(cache=True)
-def _one_extra(cand, placed, T, rec, corners, ab, floor, floors):
-    """Types 2 and 5: every roof cell holds {a, b} and the same one extra digit."""
-    cell_units = T[T_CELL_UNITS]
-    extra = U0
-    for i in range(CORNERS):
-        if not floor >> i & 1:
-            rest = cand[corners[i]] & ~ab
-            if popcount(rest) != 1 or (extra != U0 and rest != extra):
-                return
-            extra = rest
+def _one_extra(cand, placed, cell_units, rec, corners, floor, floors, extra):
+    """Types 2 and 5: every roof cell holds {a, b} and the same one extra digit ``extra``, so
+    it leaves every cell that sees all the roof cells."""
     digit = _index(extra)
     start = _open(rec, corners)
     for cell in range(cand.shape[0]):
@@ -179,13 +194,9 @@ def _one_extra(cand, placed, T, rec, corners, ab, floor, floors):
 
 
 @njit(cache=True)
-def _type_4(cand, pos, T, rec, corners, roof1, roof2, k, keep, drop):
-    """Type 4: ``keep`` has no place in the roof cells' shared unit of kind ``k`` (row, column,
-    box) but those two cells, so ``drop`` leaves them."""
-    unit_pos = T[T_UNIT_POS]
-    only = bit(unit_pos[roof1, k]) | bit(unit_pos[roof2, k])
-    if pos[_index(keep), T[T_CELL_UNITS][roof1, k]] != only:
-        return
+def _type_4(cand, rec, corners, roof1, roof2, keep, drop):
+    """Type 4: ``keep`` has no place in a unit of both roof cells but those two cells (the
+    caller checks it), so ``drop`` leaves them."""
     start = _open(rec, corners)
     eliminate(rec, cand, roof1, _index(drop))
     eliminate(rec, cand, roof2, _index(drop))
@@ -193,10 +204,9 @@ def _type_4(cand, pos, T, rec, corners, roof1, roof2, k, keep, drop):
 
 
 @njit(cache=True)
-def _type_6(cand, pos, T, rec, corners, a, b, floor):
+def _type_6(cand, pos, cell_units, unit_pos, rec, corners, a, b, floor):
     """Type 6: diagonal floor; a digit confined to the rectangle in both rows (or both columns)
     leaves the roof cells."""
-    cell_units, unit_pos = T[T_CELL_UNITS], T[T_UNIT_POS]
     for digit_bit in (a, b):
         d = _index(digit_bit)
         for k in range(2):  # the rectangle's rows (k = 0) or its columns (k = 1)

@@ -33,49 +33,70 @@ from engine.logic.state import (
 
 
 @njit(cache=True)
-def _xy_wings(cand, placed, T, rec, pivot, tech):
-    """Every XY-wing (pivot of 2 digits) or XYZ-wing (pivot of 3) around one pivot."""
-    peers, cell_units = T[T_PEERS], T[T_CELL_UNITS]
-    pm = cand[pivot]
-    for i in range(peers.shape[1]):
-        a = peers[pivot, i]
-        am = cand[a]
-        if placed[a] or popcount(am) != 2:
+def _xy_wings(cand, placed, peers, cell_units, rec, tech):
+    """Every XY-wing (pivot of 2 digits) or XYZ-wing (pivot of 3), pivot by pivot.
+
+    Pincer pairs are taken in the order of the pivot's peers (first pincer outer); the peers
+    that cannot be a pincer of this pivot are left out first (a pincer shares one digit with an
+    XY-wing's pivot, and has only the pivot's digits in an XYZ-wing), so few pairs remain.
+    """
+    size = 2 if tech == XY_WING else 3
+    pincers = np.zeros(peers.shape[1], dtype=np.int64)
+    for pivot in range(cand.shape[0]):
+        pm = cand[pivot]
+        if placed[pivot] or popcount(pm) != size:
             continue
-        for j in range(peers.shape[1]):
-            b = peers[pivot, j]
-            bm = cand[b]
-            if placed[b] or popcount(bm) != 2 or b == a:
-                continue
-            z = am & bm
-            if z == U0 or popcount(z) != 1 or am == bm:
-                continue
-            if tech == XY_WING:
-                # pincers share z and split the pivot's two digits between them
-                if z & pm or (am | bm) & pm != pm or am < bm:
+        count = 0
+        for k in range(peers.shape[1]):
+            a = peers[pivot, k]
+            am = cand[a]
+            if placed[a] == 0 and popcount(am) == 2 and _may_pincer(am, pm, tech):
+                pincers[count] = a
+                count += 1
+        for i in range(count):
+            a = pincers[i]
+            am = cand[a]
+            for j in range(count):
+                b = pincers[j]
+                bm = cand[b]
+                z = am & bm
+                if popcount(z) != 1 or am <= bm:
+                    continue  # one shared digit, and each pair once (the larger mask first)
+                if tech == XY_WING:
+                    # pincers share z and split the pivot's two digits between them
+                    if z & pm or (am | bm) & pm != pm:
+                        continue
+                elif (am | bm) != pm:
                     continue
-            else:
-                if (am | bm) != pm or am < bm:
-                    continue
-            start = mark(rec)
-            add_proof(rec, pivot)
-            add_proof(rec, a)
-            add_proof(rec, b)
-            digit = bit_index(z)
-            if tech == XY_WING:
-                eliminate_common(rec, cand, placed, peers, cell_units, a, b, digit)
-            else:
-                # cells that see all three: peers of the pivot that see both pincers
-                for k in range(peers.shape[1]):
-                    p = peers[pivot, k]
-                    if (
-                        placed[p] == 0
-                        and cand[p] & z
-                        and sees(p, a, cell_units)
-                        and sees(p, b, cell_units)
-                    ):
-                        eliminate(rec, cand, p, digit)
-            commit(rec, start, tech, pivot, pm | am | bm)
+                _record(cand, placed, peers, cell_units, rec, tech, pivot, a, b)
+
+
+@njit(cache=True)
+def _may_pincer(am, pm, tech):
+    """Whether a bivalue cell of mask ``am`` can be a pincer of a pivot of mask ``pm``."""
+    if tech == XY_WING:
+        return popcount(am & pm) == 1
+    return am & ~pm == U0
+
+
+@njit(cache=True)
+def _record(cand, placed, peers, cell_units, rec, tech, pivot, a, b):
+    """One XY- or XYZ-wing: pivot and pincers a and b, which share the digit z."""
+    z = cand[a] & cand[b]
+    start = mark(rec)
+    add_proof(rec, pivot)
+    add_proof(rec, a)
+    add_proof(rec, b)
+    digit = bit_index(z)
+    if tech == XY_WING:
+        eliminate_common(rec, cand, placed, peers, cell_units, a, b, digit)
+    else:
+        # cells that see all three: peers of the pivot that see both pincers
+        for k in range(peers.shape[1]):
+            p = peers[pivot, k]
+            if placed[p] == 0 and cand[p] & z and sees(p, a, cell_units) and sees(p, b, cell_units):
+                eliminate(rec, cand, p, digit)
+    commit(rec, start, tech, pivot, cand[pivot] | cand[a] | cand[b])
 
 
 @njit(cache=True)
@@ -136,8 +157,5 @@ def find_wings(cand, placed, pos, T, rec, tech):
     """Record every wing of kind ``tech`` (XY_WING, XYZ_WING or W_WING)."""
     if tech == W_WING:
         _w_wings(cand, placed, pos, T, rec)
-        return
-    size = 2 if tech == XY_WING else 3
-    for pivot in range(cand.shape[0]):
-        if placed[pivot] == 0 and popcount(cand[pivot]) == size:
-            _xy_wings(cand, placed, T, rec, pivot, tech)
+    else:
+        _xy_wings(cand, placed, T[T_PEERS], T[T_CELL_UNITS], rec, tech)

@@ -9,7 +9,8 @@ How it works (``dig``):
   (a second solution is known: keep the orbit); for singles-level bands, naked and hidden
   singles alone complete the grid (which proves uniqueness and easiness at once); else
   ``unique``: no solution puts another value in a blanked cell, one limit-1 search per blanked
-  cell with its value excluded (``search_except``), cheaper than counting to two. Unavoidable
+  cell with its value excluded (``search_except``; on 9x9 grids the bitboard counter
+  ``engine.search9``, about 3.7 times faster), cheaper than counting to two. Unavoidable
   sets come from swapping two rows of a band, two columns of a stack or two values where the
   grid allows it (they settle about half the orbits that must stay), and from every second
   solution a search finds; each kept orbit remembers one (its *witness*). One pass over all
@@ -63,6 +64,7 @@ from engine.geometry import Geometry
 from engine.grade import RATINGS, TIE_WIDTH, Grade, grade_within
 from engine.grids import Seed, rng_from
 from engine.logic.state import TECHNIQUE_INDEX
+from engine.search9 import scratch9
 from engine.solver import count_grid, workspace
 from engine.text import Grid, parse, parse_unchecked, to_text
 from engine.tiers import DEFAULT_TIERS, Tier
@@ -390,6 +392,7 @@ class _Digger:
         self.moves = rng.integers(1, 2**63, size=1, dtype=np.uint64)  # the swap kernel's stream
         space = workspace(self.geo)
         self.tables, self.buffers = space.tables, space.buffers
+        self.spaces = (self.buffers, scratch9())  # the dig kernels' counters (unique_without)
         self.singles_tables = (*self.tables[:6], False)  # singles only: no all-different
         self.state = np.zeros(2, dtype=np.uint64)
         self.singles = singles_level(band)
@@ -489,7 +492,7 @@ class _Digger:
             self.pool(),
             self.moves,
             self.tables,
-            self.buffers,
+            self.spaces,
             self.state,
             self.max_nodes,
         ):
@@ -514,7 +517,7 @@ class _Digger:
             self.pool(),
             self.tables,
             self.singles_tables,
-            self.buffers,
+            self.spaces,
             self.state,
         )
 

@@ -9,8 +9,9 @@ The tests, cheapest first (``dig_orbits``):
   (``singles_solve``: the counter with its all-different filtering off, allowed no branch),
   which also proves uniqueness;
 * ``unique``: no solution puts another value in a blanked cell (``unique_without``: one
-  limit-1 search per blanked cell that excludes its value; a node budget, when given, counts as
-  a failure, so a clue is kept whenever uniqueness is not proven).
+  limit-1 search per blanked cell that excludes its value, by ``engine.search9`` on 9x9 grids;
+  a node budget, when given, counts as a failure, so a clue is kept whenever uniqueness is not
+  proven).
 
 A set of cells is *unavoidable* when the grid's values there can be changed into another valid
 grid: a puzzle with no clue in it has a second solution. The *pool* keeps such sets of one grid
@@ -39,6 +40,7 @@ from engine.search import (
     search,
     search_except,
 )
+from engine.search9 import search9
 
 NO_CELL = -1  # padding in an orbit row
 NO_SET = -1  # an orbit's witness when it has none
@@ -175,20 +177,26 @@ def _clue_free(sets, count, clues):
 
 
 @njit(cache=True)
-def unique_without(puzzle, orbit, solution, witness, tables, buffers, rng, max_nodes):
+def unique_without(puzzle, orbit, solution, witness, tables, spaces, rng, max_nodes):
     """True when the puzzle, unique with the orbit's cells as clues and now with them blank, is
-    still unique: no solution puts another value in one of them (``search_except``, one
-    limit-1 search per blanked cell). On False, ``witness`` holds the second solution found,
-    or witness[0] == 0 when the node budget ran out.
+    still unique: no solution puts another value in one of them (one limit-1 search per blanked
+    cell with its value excluded: ``search9`` on 9x9 grids, else ``search_except``). On False,
+    ``witness`` holds the second solution found, or witness[0] == 0 when the node budget ran
+    out. ``spaces`` is (the generic counter's buffers, the 9x9 kernel's scratch).
     """
+    buffers, scratch9 = spaces
+    classic = tables[0] == 9  # 3x3 boxes: the 9x9 kernel, which needs no node budget
     for k in range(orbit.shape[0]):
         cell = orbit[k]
         if cell == NO_CELL:
             break
         rng[0] = 0
-        count = search_except(
-            puzzle, cell, solution[cell], tables, 1, witness, rng, max_nodes, buffers
-        )
+        if classic:
+            count = search9(puzzle, cell, solution[cell], 1, witness, scratch9)
+        else:
+            count = search_except(
+                puzzle, cell, solution[cell], tables, 1, witness, rng, max_nodes, buffers
+            )
         if count == OUT_OF_BUDGET:
             witness[0] = 0
         if count != 0:
@@ -207,7 +215,7 @@ def witness_set(
     found,
     tables,
     singles_tables,
-    buffers,
+    spaces,
     rng,
     max_nodes,
 ):
@@ -221,10 +229,10 @@ def witness_set(
         return known
     found[0] = 0  # no solution found yet (values start at 1)
     if singles:
-        if singles_solve(puzzle, singles_tables, found, rng, buffers):
+        if singles_solve(puzzle, singles_tables, found, rng, spaces[0]):
             return UNIQUE
         # the one branch singles_solve allows may have found a second solution: keep it
-    elif unique_without(puzzle, orbit, solution, found, tables, buffers, rng, max_nodes):
+    elif unique_without(puzzle, orbit, solution, found, tables, spaces, rng, max_nodes):
         return UNIQUE
     if found[0] == 0 or (found == solution).all():
         return UNPROVEN
@@ -251,7 +259,7 @@ def dig_orbits(
     pool,
     tables,
     singles_tables,
-    buffers,
+    spaces,
     rng,
 ):
     """Blank each all-clue orbit of ``order`` in turn, keeping it blank while the test holds and
@@ -301,7 +309,7 @@ def dig_orbits(
                 found,
                 tables,
                 singles_tables,
-                buffers,
+                spaces,
                 rng,
                 max_nodes,
             )
@@ -319,7 +327,7 @@ def dig_orbits(
 
 @njit(cache=True)
 def swap_orbit(
-    puzzle, solution, shape, out, witnesses, pool, state, tables, buffers, rng, max_nodes
+    puzzle, solution, shape, out, witnesses, pool, state, tables, spaces, rng, max_nodes
 ):
     """Blank the clue orbit ``out``; while the puzzle is not unique, give back a blank orbit (at
     random) holding a cell of the set without clues, which rules that second solution out. A
@@ -365,7 +373,7 @@ def swap_orbit(
             found,
             tables,
             tables,
-            buffers,
+            spaces,
             rng,
             max_nodes,
         )

@@ -33,6 +33,7 @@ from engine.dig import (
 from engine.dig_kernels import seed_sets, singles_solve, unique_without
 from engine.geometry import Geometry, geometry_for
 from engine.search import Workspace
+from engine.search9 import scratch9
 from engine.text import parse
 from engine.tiers import Tier, tiers_from_mapping
 
@@ -331,7 +332,8 @@ def test_limit_one_uniqueness_test_matches_the_counter(seed: int, keep: float) -
     witness = np.zeros_like(puzzle)
     orbit = np.array([cell], dtype=np.int32)
     state = np.zeros(2, dtype=np.uint64)
-    unique = unique_without(puzzle, orbit, solution, witness, space.tables, space.buffers, state, 0)
+    spaces = (space.buffers, scratch9())
+    unique = unique_without(puzzle, orbit, solution, witness, space.tables, spaces, state, 0)
     assert unique == (engine.count_solutions(engine.to_text(geo, puzzle)) == 1)
     if not unique:
         assert witness[cell] != solution[cell]

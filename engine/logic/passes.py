@@ -182,9 +182,11 @@ def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
 
     The layers follow every change (a candidate leaving a cell clears the cell's bit in the
     digit's three unit layers; a placed cell leaves the layers), so they never need a rebuild.
+    They hold exactly the open cells' candidates, so a placed digit leaves the peers that still
+    hold it straight from its layers in the cell's three units, not by testing every peer.
     """
     effects, counts = rec[3], rec[4]
-    peers = T[T_PEERS]
+    units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
     for i in range(first, counts[C_EFFECTS]):
         cell, digit = effects[i, 0], effects[i, 1]
         b = bit(digit)
@@ -197,9 +199,13 @@ def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
             placed[cell] = digit + 1
             cand[cell] = b
             solved_pass[cell] = pass_no
-            for k in range(peers.shape[1]):
-                p = peers[cell, k]
-                if placed[p] == 0 and cand[p] & b:
+            for k in range(3):
+                u = cell_units[cell, k]
+                holders = pos[digit, u]  # read per unit: a peer in two has left the second already
+                while holders:
+                    low = lowest_bit(holders)
+                    holders ^= low
+                    p = units[u, bit_index(low)]
                     cand[p] &= ~b
                     _drop(pos, T, p, b)
                     if cand[p] == U0:
@@ -285,11 +291,10 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
     while True:
         open_cells = 0
         for cell in range(values.shape[0]):
-            if placed[cell] == 0:
-                open_cells += 1
+            open_cells += placed[cell] == 0  # branch-free: it vectorizes
         if open_cells == 0:
             # two singles of one pass can put a digit twice in a unit only if there is no solution
-            return (SOLVED if consistent(placed, peers) else CONTRADICTION), passes
+            return (SOLVED if consistent(placed, T[T_UNITS]) else CONTRADICTION), passes
         progress = False
         for r in range(rungs.shape[0]):
             first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
@@ -461,12 +466,12 @@ class Workspace:
         return self._record()
 
     def _record(self) -> Record:
-        counts = self.rec[4]
-        steps = self.rec[0][: counts[C_STEPS]].copy()
+        counts = self.rec[4].tolist()  # Python ints: indexing the array is dearer, per element
+        steps = counts[C_STEPS]
         return Record(
-            steps=steps,
-            digits=self.rec[1][: counts[C_STEPS]].copy(),
-            proof=self.rec[2][: counts[1]].copy(),
+            steps=self.rec[0][:steps].copy(),
+            digits=self.rec[1][:steps].copy(),
+            proof=self.rec[2][: counts[C_PROOF]].copy(),
             effects=self.rec[3][: counts[C_EFFECTS]].copy(),
         )
 

@@ -3,6 +3,11 @@
 A *closed set* is k items whose masks together cover exactly k bits: k cells holding only k
 digits (naked), k digits that fit only k cells of a unit (hidden), k lines whose candidates for a
 digit lie in only k cross lines (fish, see ``engine.logic.fish``).
+
+The finders gather each unit's items and screen inline: the search is called only for units with
+k items or more, and a closed set is recorded only when it eliminates something (most eliminate
+nothing, and a step without effect is dropped anyway). A call that takes arrays costs two atomic
+reference counts per array, more than the screens, so the hot loops make as few as they can.
 """
 
 from __future__ import annotations
@@ -25,113 +30,164 @@ from engine.logic.state import (
     popcount,
 )
 
-MAX_SUBSET = 4
+MAX_SUBSET = 4  # the largest subset and fish (closed_sets has a loop per item)
 MAX_CLOSED = 512  # closed sets kept per search (more only on pathological states)
+MAX_ITEMS = 64  # items of one search: a unit's cells or digits, a digit's lines (n <= 64)
+TWO = np.uint64(2)  # the fewest bits of an item's mask (one bit is a single, not a subset)
 
 
 @njit(cache=True)
-def closed_sets(masks, count, k, out_items, out_union, idx, unions):
-    """All sets of ``k`` of the first ``count`` masks whose union has exactly k bits.
+def closed_scratch():
+    """The arrays a finder gathers items into and :func:`closed_sets` writes to, allocated once
+    per finder call: masks and item ids, and the sets found."""
+    return (
+        np.empty(MAX_ITEMS, dtype=np.uint64),
+        np.empty(MAX_ITEMS, dtype=np.int64),
+        np.empty((MAX_CLOSED, 2), dtype=np.uint64),
+    )
 
-    Writes each set (as a bit mask of item indices) and its union; returns how many were found.
-    Depth-first over index combinations, pruning as soon as a partial union exceeds k bits;
-    ``idx`` and ``unions`` (MAX_SUBSET + 1 long) are the caller's scratch for the search stack.
+
+@njit(cache=True, inline="always")
+def closed_sets(masks, count, k, found):
+    """All sets of ``k`` (2 to MAX_SUBSET) of the first ``count`` masks whose union has exactly
+    k bits.
+
+    Writes each set as a row of ``found``: a bit mask of its item indices, and its union; returns
+    how many were found. One nested loop per item of a set, in index order, pruning as soon as a
+    partial union exceeds k bits: indices and unions stay in registers. Inlined: it runs for
+    about half of all units and lines, and a call would cost reference counts for its arrays.
     """
-    found = 0
-    if count < k:
-        return 0
-    unions[0] = U0
-    depth = 0
-    idx[0] = -1
-    while depth >= 0:
-        idx[depth] += 1
-        if idx[depth] > count - (k - depth):
-            depth -= 1
-            continue
-        u = unions[depth] | masks[idx[depth]]
-        if popcount(u) > k:
-            continue
-        if depth == k - 1:
-            if popcount(u) == k and found < out_items.shape[0]:
-                items = U0
-                for j in range(k):
-                    items |= bit(idx[j])
-                out_items[found] = items
-                out_union[found] = u
-                found += 1
-            continue
-        unions[depth + 1] = u
-        depth += 1
-        idx[depth] = idx[depth - 1]
-    return found
+    size = np.uint64(k)
+    total = 0
+    for a in range(count - k + 1):  # each loop leaves room for the items after it
+        for b in range(a + 1, count - k + 2):
+            ab = masks[a] | masks[b]
+            if k == 2:
+                if popcount(ab) == size:
+                    total = _keep(found, total, bit(a) | bit(b), ab)
+                continue
+            if popcount(ab) > size:
+                continue
+            for c in range(b + 1, count - k + 3):
+                abc = ab | masks[c]
+                if k == 3:
+                    if popcount(abc) == size:
+                        total = _keep(found, total, bit(a) | bit(b) | bit(c), abc)
+                    continue
+                if popcount(abc) > size:
+                    continue
+                for e in range(c + 1, count):
+                    abce = abc | masks[e]
+                    if popcount(abce) == size:
+                        total = _keep(found, total, bit(a) | bit(b) | bit(c) | bit(e), abce)
+    return total
+
+
+@njit(cache=True, inline="always")
+def _keep(found, total, items, union):
+    """Append a closed set to ``found`` (while there is room); returns the new count."""
+    if total < found.shape[0]:
+        found[total, 0] = items
+        found[total, 1] = union
+        total += 1
+    return total
 
 
 @njit(cache=True)
 def find_subsets(cand, placed, pos, T, rec, k, hidden):
-    """Record every naked (or, with ``hidden``, hidden) subset of size ``k`` in every unit."""
+    """Record every naked (or, with ``hidden``, hidden) subset of size ``k`` in every unit.
+
+    Items are gathered branch-free (each slot is written, the count moves on only for an item),
+    and their bit counts compared as unsigned, like ``popcount``'s (numba compares a signed with
+    an unsigned integer as floats). A naked set's digits elsewhere in the unit are read from the
+    layers, which hold exactly the open cells' candidates.
+    """
     units = T[T_UNITS]
     n = units.shape[1]
-    tech = NAKED_PAIR + 2 * (k - 2) + (1 if hidden else 0)
-    masks = np.zeros(64, dtype=np.uint64)
-    item = np.zeros(64, dtype=np.int64)
-    out_items = np.zeros(MAX_CLOSED, dtype=np.uint64)
-    out_union = np.zeros(MAX_CLOSED, dtype=np.uint64)
-    idx = np.zeros(MAX_SUBSET + 1, dtype=np.int64)
-    unions = np.zeros(MAX_SUBSET + 1, dtype=np.uint64)
+    size = np.uint64(k)
+    masks, item, found = closed_scratch()
     for u in range(units.shape[0]):
         count = 0
         if hidden:
             for d in range(n):
-                c = popcount(pos[d, u])
-                if 2 <= c <= k:
-                    masks[count] = pos[d, u]
-                    item[count] = d
-                    count += 1
+                layer = pos[d, u]
+                ones = popcount(layer)
+                masks[count] = layer
+                item[count] = d
+                count += (ones >= TWO) & (ones <= size)
         else:
             for j in range(n):
                 cell = units[u, j]
-                c = popcount(cand[cell])
-                if placed[cell] == 0 and 2 <= c <= k:
-                    masks[count] = cand[cell]
-                    item[count] = j
-                    count += 1
-        found = closed_sets(masks, count, k, out_items, out_union, idx, unions)
-        for f in range(found):
-            start = mark(rec)
-            chosen = out_items[f]
-            if hidden:
-                digits = U0
-                while chosen:
-                    low = lowest_bit(chosen)
-                    chosen ^= low
-                    digits |= bit(item[bit_index(low)])
-                where = out_union[f]
-                while where:
-                    low = lowest_bit(where)
-                    where ^= low
-                    cell = units[u, bit_index(low)]
-                    add_proof(rec, cell)
-                    others = cand[cell] & ~digits
-                    while others:
-                        o = lowest_bit(others)
-                        others ^= o
-                        eliminate(rec, cand, cell, bit_index(o))
-            else:
-                digits = out_union[f]
-                inside = U0  # unit positions of the subset's cells
-                while chosen:
-                    low = lowest_bit(chosen)
-                    chosen ^= low
-                    j = item[bit_index(low)]
-                    inside |= bit(j)
-                    add_proof(rec, units[u, j])
-                for j in range(n):
-                    cell = units[u, j]
-                    if placed[cell] == 0 and not inside & bit(j):
-                        hit = cand[cell] & digits
-                        while hit:
-                            low = lowest_bit(hit)
-                            hit ^= low
-                            eliminate(rec, cand, cell, bit_index(low))
-            if commit(rec, start, tech, u, digits) and hidden:
-                flag_direct(rec, pos, T)
+                m = cand[cell]
+                ones = popcount(m)
+                masks[count] = m
+                item[count] = j
+                count += (placed[cell] == 0) & (ones >= TWO) & (ones <= size)
+        if count < k:
+            continue
+        for f in range(closed_sets(masks, count, k, found)):
+            chosen, union = found[f, 0], found[f, 1]
+            # inline: does the set eliminate anything? (its cells' other digits when hidden;
+            # its digits in the unit's other cells when naked)
+            inside = U0  # the set's positions in the unit (hidden: its digits)
+            while chosen:
+                low = lowest_bit(chosen)
+                chosen ^= low
+                inside |= bit(item[bit_index(low)])
+            spare = U0
+            rest = union
+            while rest:
+                low = lowest_bit(rest)
+                rest ^= low
+                if hidden:
+                    spare |= cand[units[u, bit_index(low)]] & ~inside
+                else:
+                    spare |= pos[bit_index(low), u] & ~inside
+            if spare != U0:
+                _record(cand, placed, pos, T, rec, k, hidden, u, found[f, 0], union, item)
+
+
+@njit(cache=True)
+def _record(cand, placed, pos, T, rec, k, hidden, u, chosen, union, item):
+    """One subset of unit ``u``: items ``chosen`` (indices into ``item``) whose masks cover
+    ``union`` (digits when naked, unit positions when hidden)."""
+    units = T[T_UNITS]
+    n = units.shape[1]
+    tech = NAKED_PAIR + 2 * (k - 2) + (1 if hidden else 0)
+    start = mark(rec)
+    if hidden:
+        digits = U0
+        while chosen:
+            low = lowest_bit(chosen)
+            chosen ^= low
+            digits |= bit(item[bit_index(low)])
+        where = union
+        while where:
+            low = lowest_bit(where)
+            where ^= low
+            cell = units[u, bit_index(low)]
+            add_proof(rec, cell)
+            others = cand[cell] & ~digits
+            while others:
+                o = lowest_bit(others)
+                others ^= o
+                eliminate(rec, cand, cell, bit_index(o))
+    else:
+        digits = union
+        inside = U0  # unit positions of the subset's cells
+        while chosen:
+            low = lowest_bit(chosen)
+            chosen ^= low
+            j = item[bit_index(low)]
+            inside |= bit(j)
+            add_proof(rec, units[u, j])
+        for j in range(n):
+            cell = units[u, j]
+            if placed[cell] == 0 and not inside & bit(j):
+                hit = cand[cell] & digits
+                while hit:
+                    low = lowest_bit(hit)
+                    hit ^= low
+                    eliminate(rec, cand, cell, bit_index(low))
+    if commit(rec, start, tech, u, digits) and hidden:
+        flag_direct(rec, pos, T)

@@ -271,7 +271,6 @@ def _grade(
     cell_passes = run.solved_pass
     tally = np.zeros(len(TECHNIQUES), dtype=np.int64)
     rating = rate_steps(steps, grid.geometry.n, RATING_ARRAY, DIRECT_ARRAY, tally)
-    hardest_rank = int(steps[:, S_TECH].max()) if steps.shape[0] else -1
     trial = None
     effort = 0.0
     solved = bool(run.solved and tally[_TE] == 0)
@@ -288,11 +287,11 @@ def _grade(
             placements=tuple((int(c), int(solution[c])) for c in open_cells),
         )
         tally[_TE] += 1
-        hardest_rank = _TE
         effort = _trial_effort(Grid(grid.geometry, run.values))
         rating = max(rating, NESTED_BASE) + TE_SLOPE * max(0.0, effort - TE_FREE)
     score = final_score(rating, iterations)
-    hardest = TECHNIQUES[hardest_rank] if hardest_rank >= 0 else None
+    steps_per_technique = {TECHNIQUES[i]: c for i, c in enumerate(tally.tolist()) if c}
+    hardest = next(reversed(steps_per_technique), None)  # keys in ladder order
     clues = grid.givens
     return Grade(
         score=score,
@@ -301,7 +300,7 @@ def _grade(
         hardest=hardest,
         solved=solved,
         clues=clues,
-        steps_per_technique={TECHNIQUES[i]: int(c) for i, c in enumerate(tally) if c},
+        steps_per_technique=steps_per_technique,
         cell_passes=cell_passes,
         trial_effort=effort,
         solution=solution,

@@ -144,23 +144,19 @@ def find_subsets(cand, placed, pos, T, rec, k, hidden):
                 else:
                     spare |= pos[bit_index(low), u] & ~inside
             if spare != U0:
-                _record(cand, placed, pos, T, rec, k, hidden, u, found[f, 0], union, item)
+                _record(cand, placed, pos, T, rec, k, hidden, u, inside, union)
 
 
 @njit(cache=True)
-def _record(cand, placed, pos, T, rec, k, hidden, u, chosen, union, item):
-    """One subset of unit ``u``: items ``chosen`` (indices into ``item``) whose masks cover
-    ``union`` (digits when naked, unit positions when hidden)."""
+def _record(cand, placed, pos, T, rec, k, hidden, u, inside, union):
+    """One subset of unit ``u``: its items ``inside`` (digits when hidden, unit positions when
+    naked) cover ``union`` (unit positions when hidden, digits when naked)."""
     units = T[T_UNITS]
     n = units.shape[1]
     tech = NAKED_PAIR + 2 * (k - 2) + (1 if hidden else 0)
     start = mark(rec)
     if hidden:
-        digits = U0
-        while chosen:
-            low = lowest_bit(chosen)
-            chosen ^= low
-            digits |= bit(item[bit_index(low)])
+        digits = inside
         where = union
         while where:
             low = lowest_bit(where)
@@ -174,13 +170,11 @@ def _record(cand, placed, pos, T, rec, k, hidden, u, chosen, union, item):
                 eliminate(rec, cand, cell, bit_index(o))
     else:
         digits = union
-        inside = U0  # unit positions of the subset's cells
-        while chosen:
-            low = lowest_bit(chosen)
-            chosen ^= low
-            j = item[bit_index(low)]
-            inside |= bit(j)
-            add_proof(rec, units[u, j])
+        positions = inside
+        while positions:
+            low = lowest_bit(positions)
+            positions ^= low
+            add_proof(rec, units[u, bit_index(low)])
         for j in range(n):
             cell = units[u, j]
             if placed[cell] == 0 and not inside & bit(j):

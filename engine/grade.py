@@ -41,7 +41,7 @@ a pass number. ``solved`` is True only when no trial was needed.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
@@ -50,7 +50,15 @@ from numba import njit
 
 from engine.canon import canonical
 from engine.geometry import Geometry
-from engine.logic.passes import RUNG_ARRAY, TURBOT, Contradiction, Record, Step, workspace
+from engine.logic.passes import (
+    RUNG_ARRAY,
+    TURBOT,
+    Contradiction,
+    LogicRun,
+    Record,
+    Step,
+    workspace,
+)
 from engine.logic.passes import THREE_LINKS as THREE_LINK_RUNG
 from engine.logic.state import (
     BUG_PLUS_ONE,
@@ -193,14 +201,33 @@ class Grade:
         return (*steps, self.trial) if self.trial is not None else steps
 
 
+@dataclass(frozen=True)
+class Rating:
+    """The figures of a grade that bands test, read from the logic workspace without copying
+    the solve path out of it: the hole digger rates many candidates and keeps one.
+    :meth:`grade` completes it into the :class:`Grade`."""
+
+    score: float
+    tier: str | None
+    iterations: int
+    hardest: str | None
+    clues: int
+    _complete: Callable[[], Grade] = field(repr=False, compare=False)
+
+    def grade(self) -> Grade:
+        """The full grade: copied out of the workspace while it still holds this run (the
+        thread's next grading replaces it), else graded again."""
+        return self._complete()
+
+
 def grade(
     puzzle: str | Grid, tiers: Mapping[str, Tier] | None = None, box: str | None = None
 ) -> Grade:
     """Grade one puzzle (text or parsed grid); raises NoSolution / MultipleSolutions."""
     grid = parse_unchecked(puzzle, box) if isinstance(puzzle, str) else puzzle
-    found = _grade(grid, tiers, RUNG_ARRAY)
-    assert found is not None  # the whole ladder never stops short
-    return found
+    rated = _rate(grid, tiers, RUNG_ARRAY)
+    assert rated is not None  # the whole ladder never stops short
+    return rated.grade()
 
 
 def grade_within(
@@ -219,8 +246,20 @@ def grade_within(
     ``unique_solution``: the puzzle's solution, from a caller that has proven it the only one
     (the digger): the grade then needs no count of its own.
     """
+    rated = rate_within(puzzle, max_score, tiers, box, unique_solution)
+    return None if rated is None else rated.grade()
+
+
+def rate_within(
+    puzzle: str | Grid,
+    max_score: float,
+    tiers: Mapping[str, Tier] | None = None,
+    box: str | None = None,
+    unique_solution: np.ndarray | None = None,
+) -> Rating | None:
+    """:func:`grade_within` without the full grade until it is asked for (see :class:`Rating`)."""
     grid = parse_unchecked(puzzle, box) if isinstance(puzzle, str) else puzzle
-    return _grade(grid, tiers, rungs_within(max_score), unique_solution)
+    return _rate(grid, tiers, rungs_within(max_score), unique_solution)
 
 
 @cache
@@ -231,20 +270,21 @@ def rungs_within(max_score: float) -> np.ndarray:
     return RUNG_ARRAY[: last + 1]
 
 
-def _grade(
+def _rate(
     grid: Grid,
     tiers: Mapping[str, Tier] | None,
     rungs: np.ndarray,
     unique_solution: np.ndarray | None = None,
-) -> Grade | None:
-    """The grade on a ladder of ``rungs``; None when a shortened ladder gets stuck. The count
+) -> Rating | None:
+    """The rating on a ladder of ``rungs``; None when a shortened ladder gets stuck. The count
     that proves the one solution is skipped when the caller gives it (``unique_solution``)."""
 
     def one_solution(of: Grid) -> np.ndarray:
         return _count_solutions(of) if unique_solution is None else unique_solution.copy()
 
+    space = workspace(grid.geometry)
     try:
-        run = workspace(grid.geometry).run(grid.values, rungs=rungs)
+        solved, passes = space.solve(grid.values, rungs=rungs)
     except Contradiction:
         clash = find_clash(grid.geometry, grid.values)
         if clash:
@@ -252,28 +292,52 @@ def _grade(
         # uniqueness steps assume one solution: a puzzle with several can contradict them
         _count_solutions(grid)
         raise NoSolution(f"puzzle has no solution: {grid.to_text()}") from None
-    if not run.solved and len(rungs) < len(RUNG_ARRAY):
+    if not solved and len(rungs) < len(RUNG_ARRAY):
         one_solution(grid)  # raises for a puzzle without one solution, as grade() does
         return None
-    if run.solved and not assumes_uniqueness(run.record.steps):
-        solution = run.values  # sound steps and a complete, consistent grid: the one solution
-    elif run.solved:
-        one_solution(grid)  # the steps were sound only if the solution is unique
-        solution = run.values
-    else:
+    uniqueness = assumes_uniqueness(space.steps())
+    if not solved:
         # the stuck state has the puzzle's solutions (every step is sound, uniqueness steps if
-        # there is one solution) and is faster to count
+        # there is one solution) and is faster to count; nested trial and error rates it, so
+        # the figures come with the full grade
+        run = space.outcome(solved, passes)
         stuck = Grid(grid.geometry, run.values)
-        solution = one_solution(grid if assumes_uniqueness(run.record.steps) else stuck)
-    record = run.record
-    steps = record.steps
+        found = _grade_run(grid, tiers, run, one_solution(grid if uniqueness else stuck))
+        return Rating(
+            found.score, found.tier, found.iterations, found.hardest, found.clues, lambda: found
+        )
+    if uniqueness:
+        one_solution(grid)  # the steps were sound only if the solution is unique
+    # sound steps and a complete, consistent grid: the placed values are the one solution
+    rating, counts = _tally(space.steps(), grid.geometry.n)
+    score = final_score(rating, passes)
+    hardest = _hardest(counts)
+    clues = grid.givens
+    stamp = space.runs
+
+    def complete() -> Grade:
+        if space.runs != stamp:  # the workspace has solved another puzzle since
+            again = _rate(grid, tiers, rungs, unique_solution)
+            assert again is not None  # the same run: solved again
+            return again.grade()
+        run = space.outcome(solved, passes)
+        return _grade_run(grid, tiers, run, run.values)
+
+    tier = tier_of(tiers or DEFAULT_TIERS, score, passes, clues, hardest)
+    return Rating(score, tier, passes, hardest, clues, complete)
+
+
+def _grade_run(
+    grid: Grid, tiers: Mapping[str, Tier] | None, run: LogicRun, solution: np.ndarray
+) -> Grade:
+    """The grade of a pass loop's run (copied out of the workspace) and the one solution."""
+    steps = run.record.steps
     iterations = run.passes
     cell_passes = run.solved_pass
-    tally = np.zeros(len(TECHNIQUES), dtype=np.int64)
-    rating = rate_steps(steps, grid.geometry.n, RATING_ARRAY, DIRECT_ARRAY, tally)
+    rating, counts = _tally(steps, grid.geometry.n)
     trial = None
     effort = 0.0
-    solved = bool(run.solved and tally[_TE] == 0)
+    solved = bool(run.solved and counts[_TE] == 0)
     if not run.solved:  # even one-level trial is stuck: nested trial and error
         iterations += 1
         open_cells = np.flatnonzero(run.values == 0)
@@ -286,12 +350,11 @@ def _grade(
             eliminations=(),
             placements=tuple((int(c), int(solution[c])) for c in open_cells),
         )
-        tally[_TE] += 1
+        counts[_TE] += 1
         effort = _trial_effort(Grid(grid.geometry, run.values))
         rating = max(rating, NESTED_BASE) + TE_SLOPE * max(0.0, effort - TE_FREE)
     score = final_score(rating, iterations)
-    steps_per_technique = {TECHNIQUES[i]: c for i, c in enumerate(tally.tolist()) if c}
-    hardest = next(reversed(steps_per_technique), None)  # keys in ladder order
+    hardest = _hardest(counts)
     clues = grid.givens
     return Grade(
         score=score,
@@ -300,13 +363,25 @@ def _grade(
         hardest=hardest,
         solved=solved,
         clues=clues,
-        steps_per_technique=steps_per_technique,
+        steps_per_technique={TECHNIQUES[i]: c for i, c in enumerate(counts) if c},
         cell_passes=cell_passes,
         trial_effort=effort,
         solution=solution,
-        record=record,
+        record=run.record,
         trial=trial,
     )
+
+
+def _tally(steps: np.ndarray, n: int) -> tuple[float, list[int]]:
+    """The rating of a run's steps (``rate_steps``) and the count of steps per technique."""
+    tally = np.zeros(len(TECHNIQUES), dtype=np.int64)
+    rating = rate_steps(steps, n, RATING_ARRAY, DIRECT_ARRAY, tally)
+    return rating, tally.tolist()
+
+
+def _hardest(counts: list[int]) -> str | None:
+    """The hardest technique with a step (the ladder's order), None when none was needed."""
+    return next((TECHNIQUES[i] for i in reversed(range(len(counts))) if counts[i]), None)
 
 
 @njit(cache=True)

@@ -400,3 +400,14 @@ def search9(values, blank, value, limit, solution, scratch):
         cell, digit = divmod(moves[depth], N)
         state[BANDS * digit + cell // BAND_BITS] &= ~(1 << (cell % BAND_BITS))
         dirty = 1 << digit
+
+
+@njit(cache=True)
+def singles9(values, scratch):
+    """True when naked and hidden singles alone complete ``values`` (then it has one solution):
+    the propagation of :func:`search9` without a branch. ``scratch`` comes from
+    :func:`scratch9`."""
+    state = scratch[0]
+    if not _start(values, state) or not _propagate(state, ALL_DIGITS):
+        return False
+    return state[UNSOLVED] | state[UNSOLVED + 1] | state[UNSOLVED + 2] == 0

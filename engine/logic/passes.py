@@ -412,6 +412,7 @@ class Workspace:
         self.work = tuple(np.zeros(ncells, dtype=np.int32) for _ in range(3))
         self.scale = 1
         self.rec = new_record(geo, self.scale)
+        self.runs = 0  # pass loops run: tells whether the state is still a given run's
 
     def grow(self) -> None:
         self.scale *= 2
@@ -421,7 +422,15 @@ class Workspace:
         self, values: np.ndarray, enabled: np.ndarray = ALL_ENABLED, rungs: np.ndarray = RUNG_ARRAY
     ) -> LogicRun:
         """The pass loop on a grid's values (givens 1..n, 0 = blank), climbing ``rungs``."""
+        return self.outcome(*self.solve(values, enabled, rungs))
+
+    def solve(
+        self, values: np.ndarray, enabled: np.ndarray = ALL_ENABLED, rungs: np.ndarray = RUNG_ARRAY
+    ) -> tuple[bool, int]:
+        """The pass loop, leaving its state in the workspace: (solved, passes). Raises
+        Contradiction. :meth:`outcome` copies the state out, :meth:`steps` reads the steps."""
         values = np.ascontiguousarray(values, dtype=np.uint8)
+        self.runs += 1
         while True:
             result, passes = solve_passes(
                 values,
@@ -442,14 +451,22 @@ class Workspace:
         if result == CONTRADICTION:
             text = "".join(map(str, values))
             raise Contradiction(f"the puzzle has no solution (logic emptied a cell): {text}")
+        return result == SOLVED, int(passes)
+
+    def outcome(self, solved: bool, passes: int) -> LogicRun:
+        """The last :meth:`solve`'s state, copied out of the workspace."""
         return LogicRun(
-            solved=result == SOLVED,
-            passes=int(passes),
+            solved=solved,
+            passes=passes,
             values=self.placed.astype(np.uint8),
             candidates=self.cand.copy(),
             solved_pass=self.solved_pass.copy(),
             record=self._record(),
         )
+
+    def steps(self) -> np.ndarray:
+        """The last :meth:`solve`'s steps (a view: valid until the next solve)."""
+        return self.rec[0][: self.rec[4][C_STEPS]]
 
     def find(self, technique: str, cand: np.ndarray, placed: np.ndarray) -> Record:
         """Every deduction of one technique's rung from a given candidate state."""

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine.grade import rate_within
 from engine.tiers import DEFAULT_TIERS, InvalidTiers, Tier, tier_of, tiers_from_mapping
 from tests.conftest import read_puzzles
 
@@ -106,3 +107,25 @@ def test_grade_within_is_grade_or_certainly_above(shared_data: Path, max_score: 
             )
             assert within.steps_per_technique == full.steps_per_technique
     assert nones or max_score >= 7.5  # the shortened ladders do stop short
+
+
+def test_a_rating_completes_into_the_grade_even_after_other_gradings() -> None:
+    """rate_within's figures are the grade's; its full grade is copied from the workspace while
+    it holds that run, and graded again once another puzzle has replaced it."""
+    puzzles = [
+        engine.dig(engine.random_grid(9, seed=[4, i]), tier, seed=[4, i]).puzzle
+        for i, tier in enumerate(("medium", "hard", "expert", "extreme"))
+    ]
+    grades = [engine.grade(text) for text in puzzles]
+    ratings = [rate_within(text, math.inf) for text in puzzles]  # each replaces the last run
+    for rating, full in zip(ratings, grades, strict=True):
+        assert rating is not None
+        figures = (rating.score, rating.tier, rating.iterations, rating.hardest, rating.clues)
+        assert figures == (full.score, full.tier, full.iterations, full.hardest, full.clues)
+        completed = rating.grade()  # the first three: the workspace holds a later puzzle
+        assert completed == full
+        assert completed.record.steps.tobytes() == full.record.steps.tobytes()
+        assert completed.path == full.path
+    fresh = rate_within(puzzles[0], math.inf)
+    assert fresh is not None and fresh.grade().path == grades[0].path
+    assert rate_within(puzzles[-1], 3.5) is None  # the extreme one scores above 3.5

@@ -20,7 +20,11 @@ How it works (``dig``):
   more (they rate below a naked single plus the tie term, so below medium). A minimal puzzle
   for a singles-level band is dug as a singles-minimal one (no clue can go while singles still
   solve it) that is also minimal; one that can lose a further clue is dropped ungraded (it then
-  needs more than singles, and it was easy in 1 of 140 such cases measured).
+  needs more than singles, and it was easy in 1 of 140 such cases measured). Fresh digs run in
+  one kernel call until one is worth grading (``dig_fresh``), so the dropped ones, often half
+  of all, cost no Python; each still counts against the budget. Candidates are *rated*
+  (``engine.grade.rate_within``: the figures a band tests) and only the returned puzzle gets its
+  full grade.
 * Fresh digs come first: a band that a few percent of random digs reach is met fastest by
   drawing again (measured: local moves from a near miss reach medium and hard no more often).
   After FRESH_TRIES misses the band is rare, and a local search (after tdoku's generator)
@@ -55,16 +59,17 @@ from engine.dig_kernels import (
     NO_CELL,
     NO_SET,
     UNLIMITED,
+    dig_fresh,
     dig_orbits,
     seed_sets,
-    singles_solve,
+    solved_by_singles,
     swap_orbit,
 )
 from engine.geometry import Geometry
 from engine.grade import RATINGS, TIE_WIDTH, Grade, Rating, rate_within
 from engine.grids import Seed, rng_from
 from engine.logic.state import TECHNIQUE_INDEX
-from engine.search9 import scratch9, singles9
+from engine.search9 import scratch9
 from engine.solver import count_grid, workspace
 from engine.text import Grid, parse, parse_unchecked, to_text
 from engine.tiers import DEFAULT_TIERS, Tier
@@ -84,6 +89,7 @@ BUDGET_CELLS = 81  # the default budget shrinks with the square of the cell coun
 MIN_DEFAULT_BUDGET = 10  # ... but never below this (36x36 digs take about a second each)
 FRESH_TRIES = 30  # fresh digs before the local search starts (common bands need no search)
 STALL_RESTART = 8  # local-search moves without progress before a fresh dig
+FRESH_BATCH_CELLS = 1296  # one kernel call digs at most this many cells' worth of grids
 LARGE_GRID = 16  # from this size the default tiers are singles-level (see tiers_for)
 LARGE_NODE_CAP = 64  # branches per uniqueness count per grid side on grids larger than 16x16
 SINGLES_ONLY = "hidden_single"  # the hardest technique the singles test accounts for
@@ -389,7 +395,8 @@ class _Digger:
         self.mapping = mapping
         self.minimal = minimal
         self.rng = rng
-        self.moves = rng.integers(1, 2**63, size=1, dtype=np.uint64)  # the swap kernel's stream
+        # the kernels' random stream (fresh digs' orders, swaps)
+        self.stream = np.array([rng.integers(1, 2**63)], dtype=np.uint64)
         space = workspace(self.geo)
         self.tables, self.buffers = space.tables, space.buffers
         self.spaces = (self.buffers, scratch9())  # the dig kernels' counters (unique_without)
@@ -400,6 +407,9 @@ class _Digger:
         self.scratch = np.zeros(self.geo.ncells, dtype=np.uint8)  # the singles test's solution
         # non-minimal digs stop at the band's fewest clues; minimal ones go all the way
         self.floor = band.clues[0] if band.clues and not minimal else 0
+        self.walk = (self.floor, self.singles, minimal, self.beyond_singles)  # see dig_fresh
+        self.batch = max(1, FRESH_BATCH_CELLS // self.geo.ncells)  # fresh digs per call at most
+        self.dug = 0  # candidates dug so far
         # big non-minimal digs keep a clue whose removal is slow to prove (minimal ones cannot)
         capped = self.geo.n > LARGE_GRID and not minimal
         self.max_nodes = LARGE_NODE_CAP * self.geo.n if capped else UNLIMITED
@@ -410,9 +420,9 @@ class _Digger:
         self.set_count[1] = self.set_count[0]
 
     def pool(self) -> tuple[np.ndarray, np.ndarray]:
-        """The unavoidable sets, with room for one more per orbit (a kernel call adds at most
-        that many)."""
-        if self.set_count[0] + len(self.orbits) > len(self.sets):
+        """The unavoidable sets, with room for two digs' finds (a dig adds at most one set per
+        orbit; ``dig_fresh`` makes room its own condition to go on)."""
+        if self.set_count[0] + 2 * len(self.orbits) > len(self.sets):
             self.sets = np.concatenate([self.sets, np.zeros_like(self.sets)])
         return self.sets, self.set_count
 
@@ -422,19 +432,22 @@ class _Digger:
         current_miss = math.inf
         closest: _Candidate | None = None
         closest_miss = math.inf
-        skipped: _Candidate | None = None  # the first candidate left ungraded
-        stalled = tried = 0
-        for attempt in range(1, budget + 1):
+        skipped: _Candidate | None = None  # the first candidate returned ungraded
+        stalled = 0
+        searching = False  # FRESH_TRIES candidates dug: the local search has started
+        while self.dug < budget:
             if deadline is not None and time.monotonic() > deadline:
                 break
-            tried = attempt
-            if attempt == FRESH_TRIES + 1 and closest is not None:  # search from the closest
-                current, current_miss, stalled = closest, closest_miss, 0
+            if not searching and self.dug >= FRESH_TRIES:
+                searching = True
+                if closest is not None:  # search from the closest
+                    current, current_miss, stalled = closest, closest_miss, 0
             local = current is not None and (
-                attempt > FRESH_TRIES or (not self.minimal and too_hard(self.band, current.rating))
+                searching or (not self.minimal and too_hard(self.band, current.rating))
             )
             if current is None or not local or stalled >= STALL_RESTART:
-                candidate = self.fresh()
+                limit = budget if searching else min(budget, FRESH_TRIES)
+                candidate = self.fresh(min(limit - self.dug, self.batch))
                 current, current_miss, stalled = None, math.inf, 0
             else:
                 candidate = self.move(current)
@@ -449,7 +462,7 @@ class _Digger:
                     puzzle=to_text(self.geo, candidate.puzzle),
                     solution=to_text(self.geo, self.solution),
                     grade=found.grade(),
-                    attempts=attempt,
+                    attempts=self.dug,
                     symmetry=symmetry,
                 )
             stalled = 0 if distance < current_miss else stalled + 1
@@ -460,17 +473,31 @@ class _Digger:
             if distance < closest_miss:
                 closest, closest_miss = candidate, distance
         if closest is None and skipped is not None:  # name the grade of an ungraded one
-            closest = self.graded(skipped, check=False)
-        raise DigFailed(self.failure(closest.rating if closest else None, tried))
+            closest = self.rated(skipped, capped=False)
+        raise DigFailed(self.failure(closest.rating if closest else None, self.dug))
 
-    def fresh(self) -> _Candidate:
-        """A new dig from the full grid in a fresh random order."""
-        witnesses = np.full(len(self.orbits), NO_SET, dtype=np.int64)
-        candidate = _Candidate(self.solution.copy(), witnesses)
-        clues = self.dig(candidate, self.floor, self.singles)
-        if self.minimal and self.singles and self.dig(candidate, 0, False, first_only=True) < clues:
-            return candidate  # ungraded: singles-level minimal puzzles are singles-minimal
-        return self.graded(candidate)
+    def fresh(self, tries: int) -> _Candidate:
+        """The first of up to ``tries`` new digs from the full grid, each in a fresh random
+        order, that is worth grading (see ``dig_fresh``), rated; else the last one, unrated."""
+        candidate = _Candidate(self.solution.copy(), np.empty(len(self.orbits), dtype=np.int64))
+        dug, worth = dig_fresh(
+            candidate.puzzle,
+            candidate.witnesses,
+            self.solution,
+            self.dig_shape,
+            self.walk,
+            tries,
+            self.max_nodes,
+            self.pool(),
+            self.tables,
+            self.singles_tables,
+            self.spaces,
+            self.state,
+            self.stream,
+            self.scratch,
+        )
+        self.dug += dug
+        return self.rated(candidate) if worth else candidate
 
     def move(self, current: _Candidate) -> _Candidate:
         """One local-search step from a unique puzzle: add an orbit, or swap (see module)."""
@@ -481,6 +508,7 @@ class _Digger:
             restore = self.orbits[self.rng.choice(np.flatnonzero(~clue))]
             restore = restore[restore != NO_CELL]
             puzzle[restore] = self.solution[restore]
+            self.dug += 1
             return self.graded(candidate)
         witnessed = np.flatnonzero(clue & (candidate.witnesses != NO_SET))
         if not witnessed.size or not swap_orbit(
@@ -490,19 +518,18 @@ class _Digger:
             self.rng.choice(witnessed),
             candidate.witnesses,
             self.pool(),
-            self.moves,
+            self.stream,
             self.tables,
             self.spaces,
             self.state,
             self.max_nodes,
         ):
-            return self.fresh()  # nothing to swap against: draw again
+            return self.fresh(1)  # nothing to swap against: draw again
         self.dig(candidate, self.floor, self.singles and not self.minimal)
+        self.dug += 1
         return self.graded(candidate)
 
-    def dig(
-        self, candidate: _Candidate, floor: int, singles: bool, first_only: bool = False
-    ) -> int:
+    def dig(self, candidate: _Candidate, floor: int, singles: bool) -> int:
         """Dig the candidate in a fresh random order (see dig_orbits); returns its clue count."""
         return dig_orbits(
             candidate.puzzle,
@@ -511,7 +538,7 @@ class _Digger:
             self.rng.permutation(len(self.orbits)),
             floor,
             singles,
-            first_only,
+            False,
             self.max_nodes,
             candidate.witnesses,
             self.pool(),
@@ -521,25 +548,24 @@ class _Digger:
             self.state,
         )
 
-    def graded(self, candidate: _Candidate, check: bool = True) -> _Candidate:
-        """The candidate with its rating (the full grade is built for the one returned), left
-        None when it is certainly outside the band (``check``): singles alone solve it and the
-        band wants more (:func:`beyond_singles`), or it needs a technique rated above the
-        band's top score (``rate_within``)."""
-        if check and self.beyond_singles and self.solved_by_singles(candidate.puzzle):
+    def graded(self, candidate: _Candidate) -> _Candidate:
+        """The candidate rated, or left unrated when singles alone solve it and the band wants
+        more (:func:`beyond_singles`)."""
+        if self.beyond_singles and solved_by_singles(
+            candidate.puzzle, self.singles_tables, self.spaces, self.scratch, self.state
+        ):
             return candidate
+        return self.rated(candidate)
+
+    def rated(self, candidate: _Candidate, capped: bool = True) -> _Candidate:
+        """The candidate with its rating (the full grade is built for the one returned), left
+        None when it needs a technique rated above the band's top score (``capped``: see
+        ``rate_within``)."""
         grid = Grid(self.geo, candidate.puzzle.copy())
-        top = self.band.score[1] if check and self.band.score else math.inf
+        top = self.band.score[1] if capped and self.band.score else math.inf
         # every candidate is unique by construction (see the module doc)
         candidate.rating = rate_within(grid, top, self.mapping, unique_solution=self.solution)
         return candidate
-
-    def solved_by_singles(self, puzzle: np.ndarray) -> bool:
-        """True when naked and hidden singles alone complete the puzzle (on 9x9 grids by the
-        bitboard kernel: a tenth of the generic counter's cost, most of it call overhead)."""
-        if self.geo.n == 9:
-            return singles9(puzzle, self.spaces[1])
-        return singles_solve(puzzle, self.singles_tables, self.scratch, self.state, self.buffers)
 
     def accept(self, puzzle: np.ndarray) -> bool:
         """The final check: exactly one solution, the grid's. (Minimality needs no check: every

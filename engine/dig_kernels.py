@@ -23,6 +23,10 @@ measured, they would spare one search in two digs). Each kept orbit remembers th
 so a later dig skips it, and re-digging after a local-search move (``swap_orbit``) tests only
 the orbits whose witness the move gave a clue.
 
+``dig_fresh`` digs fresh candidates in a loop, each in an order shuffled from a splitmix64
+stream, until one is worth grading, so that the digs a band rejects unseen never return to
+Python.
+
 An orbit is a row of cell indices padded with ``NO_CELL`` (its cells under the symmetry); the
 orbit masks are the same cells as bitmasks.
 """
@@ -40,7 +44,7 @@ from engine.search import (
     search,
     search_except,
 )
-from engine.search9 import search9
+from engine.search9 import search9, singles9
 
 NO_CELL = -1  # padding in an orbit row
 NO_SET = -1  # an orbit's witness when it has none
@@ -323,6 +327,103 @@ def dig_orbits(
             _set_orbit(puzzle, clues, orbits[i], True, solution)
             _flip_values(taken, cell_units, orbits[i], solution)
     return count
+
+
+@njit(cache=True)
+def solved_by_singles(puzzle, singles_tables, spaces, solution, rng):
+    """True when naked and hidden singles alone complete the puzzle: ``singles9`` on 9x9 grids
+    (about a tenth of the cost), else ``singles_solve`` (which fills ``solution``)."""
+    if singles_tables[0] == 9:
+        return singles9(puzzle, spaces[1])
+    return singles_solve(puzzle, singles_tables, solution, rng, spaces[0])
+
+
+@njit(cache=True)
+def shuffle(order, stream):
+    """Put ``order`` in a uniformly random order (Fisher-Yates on the splitmix64 ``stream``)."""
+    for i in range(order.shape[0] - 1, 0, -1):
+        j = int(next_random(stream) % np.uint64(i + 1))
+        order[i], order[j] = order[j], order[i]
+
+
+@njit(cache=True)
+def dig_fresh(
+    puzzle,
+    witnesses,
+    solution,
+    shape,
+    walk,
+    tries,
+    max_nodes,
+    pool,
+    tables,
+    singles_tables,
+    spaces,
+    rng,
+    stream,
+    scratch,
+):
+    """Dig candidates from the full grid, each in a fresh random order drawn from ``stream``,
+    until one is worth grading, ``tries`` were dug, or the pool has no room for another: returns
+    (candidates dug, whether the last one, left in ``puzzle`` and ``witnesses``, is worth
+    grading). ``walk`` is (floor, singles, minimal, beyond_singles), the digger's settings:
+
+    * a singles-level dig (``singles``) for a minimal puzzle is worth grading only when no orbit
+      can go in a plain dig either (one that can needs more than singles);
+    * a dig for a band beyond singles (``beyond_singles``) only when singles do not solve it.
+
+    Returning only those keeps the Python around the kernel out of the most frequent case.
+    """
+    floor, singles, minimal, beyond = walk
+    orbits = shape[0]
+    sets, count = pool
+    order = np.arange(orbits.shape[0])
+    dug = 0
+    while dug < tries and count[0] + 2 * orbits.shape[0] <= sets.shape[0]:
+        dug += 1
+        puzzle[:] = solution
+        witnesses[:] = NO_SET
+        shuffle(order, stream)
+        clues = dig_orbits(
+            puzzle,
+            solution,
+            shape,
+            order,
+            floor,
+            singles,
+            False,
+            max_nodes,
+            witnesses,
+            pool,
+            tables,
+            singles_tables,
+            spaces,
+            rng,
+        )
+        if minimal and singles:
+            shuffle(order, stream)
+            removable = dig_orbits(
+                puzzle,
+                solution,
+                shape,
+                order,
+                0,
+                False,
+                True,
+                max_nodes,
+                witnesses,
+                pool,
+                tables,
+                singles_tables,
+                spaces,
+                rng,
+            )
+            if removable < clues:
+                continue
+        elif beyond and solved_by_singles(puzzle, singles_tables, spaces, scratch, rng):
+            continue
+        return dug, True
+    return dug, False
 
 
 @njit(cache=True)

@@ -184,6 +184,15 @@ def test_budget_exhausted_names_the_band_and_the_closest() -> None:
     with pytest.raises(DigFailed, match=r"'chains' on 4x4.*closest had score") as caught:
         dig(engine.random_grid(4, seed=1), band, seed=1, budget=30)
     assert not isinstance(caught.value, ImpossibleBand)
+    assert "not reached in 30 candidates" in str(caught.value)
+
+
+@pytest.mark.parametrize("budget", [1, 3, 7])
+def test_the_budget_counts_every_candidate_graded_or_not(budget: int) -> None:
+    """Fresh digs that singles solve are skipped inside one kernel call, yet each one counts."""
+    band = Tier("dense chains", needs="aic", clues=(33, 34))  # digs this dense are far easier
+    with pytest.raises(DigFailed, match=rf"not reached in {budget} candidates"):
+        dig(engine.random_grid(9, seed=2), band, seed=2, budget=budget)
 
 
 def test_time_limit_stops_the_search() -> None:

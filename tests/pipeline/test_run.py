@@ -154,7 +154,8 @@ def test_sigkill_mid_run_then_rerun_matches_an_uninterrupted_run(tmp_path: Path)
 
 def test_a_disguised_copy_from_an_earlier_book_is_replaced(tmp_path: Path) -> None:
     recipe = load_recipe(small_recipe(tmp_path))
-    first = run_book(recipe).rows
+    earlier = run_book(recipe)
+    first = earlier.rows
     victim = first[5]  # a 9x9 puzzle
     rng = np.random.default_rng(3)
     values = np.array([0 if c == "." else int(c) for c in victim["givens"]]).reshape(9, 9)
@@ -179,7 +180,8 @@ def test_a_disguised_copy_from_an_earlier_book_is_replaced(tmp_path: Path) -> No
         ],
     )
     second = run_book(elsewhere)
-    assert second.manifest["counts"]["duplicates"] == 1
+    # one more than the book's own (4x4 easy puzzles can repeat within a book)
+    assert second.manifest["counts"]["duplicates"] == earlier.manifest["counts"]["duplicates"] + 1
     ids = [row["id"] for row in second.rows]
     assert victim["id"] not in ids and len(ids) == len(set(ids)) == len(first)
     others = [row for row in first if row["id"] != victim["id"]]

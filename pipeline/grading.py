@@ -30,10 +30,10 @@ import engine
 from engine import InvalidPuzzle, MultipleSolutions, NoSolution, Tier
 from pipeline.formats import FormatError, InputRow, read_puzzles
 from pipeline.formats.writers import output_kind, write_tables
+from pipeline.recipe import ALL_CORES, JOBS_ALLOWED, usable_jobs
 
 OK, INVALID, NO_SOLUTION, MULTIPLE = "ok", "invalid", "no_solution", "multiple_solutions"
 STATUSES = (OK, INVALID, NO_SOLUTION, MULTIPLE)
-ALL_CORES = -1
 DEFAULT_CHUNK = 2_000  # puzzles per worker task: ~0.15 s of grading, far above pickling costs
 TOP_PUZZLES = 5  # hardest and slowest puzzles listed in the summary
 SHOWN_PROBLEMS = 10  # non-ok rows listed in the summary before "... and N more"
@@ -379,8 +379,8 @@ def grade_files(
     work, and :class:`StrictStop` at the first row that is not ok when ``strict`` (the output
     is then not written: writes are atomic).
     """
-    if n_jobs == 0 or n_jobs < ALL_CORES:
-        raise UnusableArguments(f"--jobs must be -1 (every core) or at least 1, got {n_jobs}")
+    if not usable_jobs(n_jobs):
+        raise UnusableArguments(f"--jobs must be {JOBS_ALLOWED}, got {n_jobs}")
     try:
         if output is not None:
             output_kind(output)

@@ -76,7 +76,8 @@ from pipeline.render.options import (
 from pipeline.render.page import BINDINGS, CUSTOM, SADDLE_STITCH, TRIMS
 
 BACKENDS = ("loky", "dask")
-ALL_CORES = -1
+ALL_CORES = -1  # n_jobs: one worker per core
+JOBS_ALLOWED = "an integer >= 1, or -1 (every core)"
 DEFAULT_SIZE = 9
 DEFAULT_CHUNK_SIZE = 25
 SMALL_GRID_LAYOUT = 4  # puzzles per page by default up to 9x9
@@ -239,6 +240,12 @@ class _Table:
         return [_Table(item, f"{where}[{i}]", self.source, keys) for i, item in enumerate(value)]
 
 
+def usable_jobs(n_jobs: object) -> bool:
+    """True for a worker count the pipeline takes (:data:`JOBS_ALLOWED`): joblib would also read
+    0 as an error and -2 as "every core but one", which no recipe or option should imply."""
+    return _is_int(n_jobs) and (n_jobs >= 1 or n_jobs == ALL_CORES)
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -276,8 +283,8 @@ def _tiers(top: _Table) -> tuple[Tier, ...]:
 def _parallel(top: _Table) -> ParallelSpec:
     table = top.table("parallel", PARALLEL_KEYS)
     n_jobs = table.get("n_jobs", ALL_CORES)
-    if not _is_int(n_jobs) or not (n_jobs >= 1 or n_jobs == ALL_CORES):
-        table.fail("n_jobs", f"got {_shown(n_jobs)}; allowed: an integer >= 1, or -1 (all cores)")
+    if not usable_jobs(n_jobs):
+        table.fail("n_jobs", f"got {_shown(n_jobs)}; allowed: {JOBS_ALLOWED}")
     backend = table.string("backend", "loky", BACKENDS)
     scheduler = table.string("scheduler", None)
     if scheduler is not None:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from pipeline.app import app, fail
-from pipeline.commands.common import Jobs, Quiet
+from pipeline.commands.common import BAD_ARGUMENTS, Jobs, Quiet
 from pipeline.formats import FORMATS
 from pipeline.grading import (
     ALL_CORES,
@@ -21,7 +21,6 @@ from pipeline.grading import (
 from pipeline.parallel import progress_bar
 from pipeline.recipe import RecipeError, load_recipe
 
-BAD_ARGUMENTS = 2  # exit code for arguments the command cannot work with (as typer's own)
 SOME_ROWS_BAD = 1  # exit code when some rows are not ok
 
 

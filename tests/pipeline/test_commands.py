@@ -137,7 +137,9 @@ def test_run_refuses_a_locked_folder_naming_the_pid(tmp_path: Path) -> None:
         (("generate", "missing/g.parquet", "-n", "1", "-j", "1"), "does not exist"),
         (("verify", "recipe.toml"), "recipe.toml: cannot read Parquet"),
         (("run", "recipe.toml", "--backend", "dask"), "parallel.scheduler: is required"),
-        (("run", "recipe.toml", "--jobs", "0"), "parallel.n_jobs: got 0"),
+        (("run", "recipe.toml", "--jobs", "0"), "--jobs: got 0"),
+        (("generate", "g.parquet", "-j", "0"), "--jobs: got 0"),
+        (("dig", "g.parquet", "d.parquet", "-j", "-2"), "--jobs: got -2"),
     ],
 )
 def test_errors_are_one_line(

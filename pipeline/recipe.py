@@ -55,7 +55,7 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -164,9 +164,15 @@ class Recipe:
         return next((band for band in self.tiers if band.name == name), None)
 
     def tier_bands(self) -> dict[str, Tier]:
-        """Every band the grader should use, easiest first: the defaults (as overridden here),
-        then the tiers this recipe adds."""
-        return {**DEFAULT_TIERS, **{band.name: band for band in self.tiers}}
+        """Every band the grader should use, in a run's order (:func:`own_bands_first`)."""
+        return own_bands_first(self.tiers, DEFAULT_TIERS)
+
+
+def own_bands_first(own: Sequence[Tier], defaults: Mapping[str, Tier]) -> dict[str, Tier]:
+    """A recipe's own tiers first, so a custom band such as a kids' "starter" is not claimed by
+    a wider default band before it, then the defaults it does not redefine."""
+    bands = {band.name: band for band in own}
+    return bands | {name: band for name, band in defaults.items() if name not in bands}
 
 
 _REQUIRED = object()  # marks a key without a default

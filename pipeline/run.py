@@ -36,7 +36,7 @@ from engine.dig import DigFailed, DigResult, ImpossibleBand, dig, tiers_for
 from engine.tiers import Tier
 from pipeline import report
 from pipeline.parallel import Chunk, plan_chunks, run_tasks
-from pipeline.recipe import ParallelSpec, Recipe, SectionSpec, recipe_hash
+from pipeline.recipe import ParallelSpec, Recipe, SectionSpec, own_bands_first, recipe_hash
 from pipeline.render import Book, PrintOptions, Section, puzzle_from_row, render_book
 from pipeline.store import (
     CHUNKS,
@@ -106,13 +106,10 @@ class RunResult:
 
 
 def section_tiers(section: SectionSpec, defined: Sequence[Tier] = ()) -> dict[str, Tier]:
-    """The bands a section digs and grades against: ``defined`` (the recipe's own tiers) first,
-    so a custom band such as a kids' "starter" is not claimed by a wider default band before it,
-    then the digger's defaults for the grid size (large grids have their own)."""
-    defaults = tiers_for(engine.geometry(section.box_rows, section.box_cols))
-    return {band.name: band for band in defined} | {
-        name: band for name, band in defaults.items() if name not in {b.name for b in defined}
-    }
+    """The bands a section digs and grades against: ``defined`` (the recipe's own tiers), then
+    the digger's defaults for the grid size (large grids have their own; see
+    :func:`pipeline.recipe.own_bands_first`)."""
+    return own_bands_first(defined, tiers_for(engine.geometry(section.box_rows, section.box_cols)))
 
 
 def slug(title: str) -> str:

@@ -54,7 +54,11 @@ def grade(
     ] = None,
     recipe: Annotated[
         Path | None,
-        typer.Option(exists=True, dir_okay=False, help="Recipe whose tier bands to use."),
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="Recipe whose tier bands to use, its own first (as its run labels them).",
+        ),
     ] = None,
     strict: Annotated[
         bool,

@@ -242,7 +242,7 @@ def grade_within(
     The pass loop climbs only the shortest prefix of the ladder that holds every rung able to
     rate a pass ``max_score`` or less (``rungs_within``); a puzzle that needs a rung beyond it
     scores above. Where the prefix solves the puzzle its passes are the whole ladder's, so the
-    grade is :func:`grade`'s. Hard misses cost a fraction of a full grade (the digger's case).
+    grade is :func:`grade`'s. Hard misses cost a fraction of a full grade.
     ``unique_solution``: the puzzle's solution, from a caller that has proven it the only one
     (the digger): the grade then needs no count of its own.
     """
@@ -257,7 +257,8 @@ def rate_within(
     box: str | None = None,
     unique_solution: np.ndarray | None = None,
 ) -> Rating | None:
-    """:func:`grade_within` without the full grade until it is asked for (see :class:`Rating`)."""
+    """:func:`grade_within`'s figures, the full grade built only when asked for (see
+    :class:`Rating`): the digger's case, which rates many candidates and keeps one."""
     grid = parse_unchecked(puzzle, box) if isinstance(puzzle, str) else puzzle
     return _rate(grid, tiers, rungs_within(max_score), unique_solution)
 

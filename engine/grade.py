@@ -297,20 +297,21 @@ def _rate(
         one_solution(grid)  # raises for a puzzle without one solution, as grade() does
         return None
     uniqueness = assumes_uniqueness(space.steps())
+    tallied = _tally(space.steps(), grid.geometry.n)
     if not solved:
         # the stuck state has the puzzle's solutions (every step is sound, uniqueness steps if
         # there is one solution) and is faster to count; nested trial and error rates it, so
         # the figures come with the full grade
         run = space.outcome(solved, passes)
         stuck = Grid(grid.geometry, run.values)
-        found = _grade_run(grid, tiers, run, one_solution(grid if uniqueness else stuck))
+        found = _grade_run(grid, tiers, run, one_solution(grid if uniqueness else stuck), tallied)
         return Rating(
             found.score, found.tier, found.iterations, found.hardest, found.clues, lambda: found
         )
     if uniqueness:
         one_solution(grid)  # the steps were sound only if the solution is unique
     # sound steps and a complete, consistent grid: the placed values are the one solution
-    rating, counts = _tally(space.steps(), grid.geometry.n)
+    rating, counts = tallied
     score = final_score(rating, passes)
     hardest = _hardest(counts)
     clues = grid.givens
@@ -322,20 +323,24 @@ def _rate(
             assert again is not None  # the same run: solved again
             return again.grade()
         run = space.outcome(solved, passes)
-        return _grade_run(grid, tiers, run, run.values)
+        return _grade_run(grid, tiers, run, run.values, tallied)
 
     tier = tier_of(tiers or DEFAULT_TIERS, score, passes, clues, hardest)
     return Rating(score, tier, passes, hardest, clues, complete)
 
 
 def _grade_run(
-    grid: Grid, tiers: Mapping[str, Tier] | None, run: LogicRun, solution: np.ndarray
+    grid: Grid,
+    tiers: Mapping[str, Tier] | None,
+    run: LogicRun,
+    solution: np.ndarray,
+    tallied: tuple[float, list[int]],
 ) -> Grade:
-    """The grade of a pass loop's run (copied out of the workspace) and the one solution."""
-    steps = run.record.steps
+    """The grade of a pass loop's run (copied out of the workspace), its one solution and its
+    steps' rating and counts per technique (``_tally``)."""
     iterations = run.passes
     cell_passes = run.solved_pass
-    rating, counts = _tally(steps, grid.geometry.n)
+    rating, counts = tallied[0], list(tallied[1])
     trial = None
     effort = 0.0
     solved = bool(run.solved and counts[_TE] == 0)

@@ -40,9 +40,11 @@ from engine.search import (
     OUT_OF_BUDGET,
     U0,
     U1,
+    allowed,
     next_random,
     search,
     search_except,
+    unit_values,
 )
 from engine.search9 import search9, singles9
 
@@ -66,31 +68,13 @@ def singles_solve(values, singles_tables, solution, rng, buffers):
 
 
 @njit(cache=True)
-def unit_values(puzzle, cell_units, taken):
-    """Fill ``taken`` with the values (bit v-1 for value v) that the clues hold in each unit."""
-    taken[:] = U0
-    for cell in range(puzzle.shape[0]):
-        if puzzle[cell]:
-            bit = U1 << np.uint64(puzzle[cell] - 1)
-            for k in range(3):
-                taken[cell_units[cell, k]] |= bit
-
-
-@njit(cache=True, inline="always")
-def _allowed(taken, cell_units, cell, full):
-    """The values that the clues in a blank cell's units leave it."""
-    units = cell_units[cell]
-    return full & ~(taken[units[0]] | taken[units[1]] | taken[units[2]])
-
-
-@njit(cache=True)
 def forced(puzzle, taken, cell, value, tables):
     """True when the clues alone force a blank cell's value: a naked single (its units leave it
     only that value) or a hidden single (no other blank cell of one of its units allows it).
-    ``taken`` holds the clues' values per unit (``unit_values``)."""
+    ``taken`` holds the clues' values per unit (``engine.search.unit_values``)."""
     n, units, cell_units = tables[0], tables[4], tables[5]
     full = ~U0 if n == 64 else (U1 << np.uint64(n)) - U1
-    options = _allowed(taken, cell_units, cell, full)
+    options = allowed(taken, cell_units, cell, full)
     if options & (options - U1) == U0:
         return True
     bit = U1 << np.uint64(value - 1)
@@ -102,7 +86,7 @@ def forced(puzzle, taken, cell, value, tables):
             if (
                 other != cell
                 and puzzle[other] == 0
-                and _allowed(taken, cell_units, other, full) & bit != U0
+                and allowed(taken, cell_units, other, full) & bit != U0
             ):
                 alone = False
                 break

@@ -388,11 +388,9 @@ def _choose(cand, units, peers, places, choice):
 
 
 @njit(cache=True)
-def _givens(values, cand, full, cell_units, queue, taken):
-    """The start state: each given's bit, each blank's values that no given in its units takes
-    (one pass over unit masks ``taken``, cheaper than propagating every given to its peers); the
-    blanks left with one value are queued. Returns the queue length, or -1 on a clash or a blank
-    left without a value."""
+def unit_values(values, cell_units, taken):
+    """Fill ``taken`` with the values (bit v-1 for value v) that the givens hold in each unit;
+    False, stopping there, when two givens of a unit share a value."""
     taken[:] = U0
     for c in range(values.shape[0]):
         v = values[c]
@@ -401,16 +399,33 @@ def _givens(values, cand, full, cell_units, queue, taken):
             for k in range(3):
                 u = cell_units[c, k]
                 if taken[u] & bit:
-                    return -1
+                    return False
                 taken[u] |= bit
+    return True
+
+
+@njit(cache=True, inline="always")
+def allowed(taken, cell_units, cell, full):
+    """The values that the givens in a cell's units (``unit_values``) leave it."""
+    units = cell_units[cell]
+    return full & ~(taken[units[0]] | taken[units[1]] | taken[units[2]])
+
+
+@njit(cache=True)
+def _givens(values, cand, full, cell_units, queue, taken):
+    """The start state: each given's bit, each blank's values that no given in its units takes
+    (one pass over unit masks ``taken``, cheaper than propagating every given to its peers); the
+    blanks left with one value are queued. Returns the queue length, or -1 on a clash or a blank
+    left without a value."""
+    if not unit_values(values, cell_units, taken):
+        return -1
     qtail = 0
     for c in range(values.shape[0]):
         v = values[c]
         if v:
             cand[c] = U1 << np.uint64(v - 1)
         else:
-            units = cell_units[c]
-            m = full & ~(taken[units[0]] | taken[units[1]] | taken[units[2]])
+            m = allowed(taken, cell_units, c, full)
             if m == U0:
                 return -1
             cand[c] = m

@@ -36,6 +36,15 @@ WRITE_SUFFIXES = {
     ".json": JSONL,
 }
 BATCH_ROWS = 10_000
+NEW_FILE_MODE = 0o666  # what open() asks for a new file, before the umask
+
+
+def current_umask() -> int:
+    """The process's umask (reading it means setting it, so it is set straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
 
 Row = Mapping[str, Any]
 
@@ -55,7 +64,10 @@ def atomic_path(path: Path) -> Iterator[Path]:
     if not path.parent.is_dir():
         raise FormatError(f"{path}: folder {path.parent} does not exist")
     handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    os.close(handle)
+    try:  # mkstemp makes the file private (0600); the output is the user's, as any file they make
+        os.fchmod(handle, NEW_FILE_MODE & ~current_umask())
+    finally:
+        os.close(handle)
     temporary = Path(name)
     try:
         yield temporary
@@ -137,7 +149,7 @@ def _write_csv(rows: Iterable[Row], handle: TextIO, path: Path) -> int:
     count = 0
     for row in rows:
         if writer is None:
-            writer = csv.DictWriter(handle, fieldnames=list(row))
+            writer = csv.DictWriter(handle, fieldnames=list(row), lineterminator="\n")
             writer.writeheader()
         _check_keys(path, list(writer.fieldnames), [row], count)
         writer.writerow({key: _cell(value) for key, value in row.items()})

@@ -28,7 +28,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 import engine
 from engine import InvalidPuzzle, MultipleSolutions, NoSolution, Tier
-from pipeline.formats import FormatError, InputRow, read_puzzles
+from pipeline.formats import FormatError, InputRow, InputSize, ReadMeter, input_size, read_puzzles
 from pipeline.formats.writers import output_kind, write_tables
 from pipeline.recipe import ALL_CORES, JOBS_ALLOWED, usable_jobs
 
@@ -51,6 +51,8 @@ SCHEMA = pa.schema(
         ("status", pa.string()),
         ("reason", pa.string()),
         ("size", pa.int64()),
+        ("box_rows", pa.int64()),
+        ("box_cols", pa.int64()),
         ("score", pa.float64()),
         ("tier", pa.string()),
         ("iterations", pa.int64()),
@@ -60,6 +62,14 @@ SCHEMA = pa.schema(
         ("solution", pa.string()),
     ]
 )
+
+
+class Done(NamedTuple):
+    """Progress after a chunk: rows graded and bytes of input read so far, of the input's size."""
+
+    rows: int
+    bytes_read: int
+    size: InputSize
 
 
 class UnusableArguments(ValueError):
@@ -298,6 +308,8 @@ def _output_table(chunk: list[InputRow], verdicts: Verdicts) -> pa.Table:
         "size": pa.array(
             [row.box[0] * row.box[1] if row.box else None for row in chunk], pa.int64()
         ),
+        "box_rows": pa.array([row.box[0] if row.box else None for row in chunk], pa.int64()),
+        "box_cols": pa.array([row.box[1] if row.box else None for row in chunk], pa.int64()),
     }
     return pa.table(
         {name: inputs[name] if name in inputs else columns.column(name) for name in SCHEMA.names},
@@ -332,17 +344,19 @@ def _result_tables(
     n_jobs: int,
     strict: bool,
     summary: Summary,
-    on_rows: Callable[[int], None],
+    meter: ReadMeter,
+    on_progress: Callable[[int, int], None],
 ) -> Iterator[pa.Table]:
-    pending: deque[list[InputRow]] = deque()  # chunks sent out, waiting for their verdicts
+    # chunks sent out, waiting for their verdicts, with the bytes read up to each
+    pending: deque[tuple[list[InputRow], int]] = deque()
 
     def tasks() -> Iterator[Task]:
         for chunk in chunks:
-            pending.append(chunk)
+            pending.append((chunk, meter.bytes_read))
             yield [(row.puzzle, row.box) for row in chunk if row.ok], tiers  # type: ignore[misc]
 
     for verdicts in _in_order(grade_chunk, tasks(), n_jobs):
-        chunk = pending.popleft()
+        chunk, bytes_read = pending.popleft()
         table = _output_table(chunk, verdicts)
         status = table.column("status").to_numpy(zero_copy_only=False)
         if strict and (status != OK).any():
@@ -355,7 +369,7 @@ def _result_tables(
         seconds[[row.ok for row in chunk]] = verdicts.seconds
         summary.add(table, seconds)
         yield table
-        on_rows(len(chunk))
+        on_progress(len(chunk), bytes_read)
 
 
 def grade_files(
@@ -369,12 +383,12 @@ def grade_files(
     n_jobs: int = ALL_CORES,
     chunk_size: int = DEFAULT_CHUNK,
     strict: bool = False,
-    on_rows: Callable[[int], None] = lambda count: None,
+    on_progress: Callable[[Done], None] = lambda done: None,
 ) -> Summary:
     """Grade every puzzle-like row of ``sources`` (paths or ``-``), one output row each.
 
     ``fmt``, ``column`` and ``box`` are as in :func:`pipeline.formats.read_puzzles`; ``tiers``
-    replaces the engine's default bands; ``on_rows(count)`` is called as rows are done (for a
+    replaces the engine's default bands; ``on_progress`` is called as chunks are done (for a
     progress bar). Raises :class:`UnusableArguments` before any grading when the arguments cannot
     work, and :class:`StrictStop` at the first row that is not ok when ``strict`` (the output
     is then not written: writes are atomic).
@@ -386,11 +400,20 @@ def grade_files(
             output_kind(output)
             if not output.parent.is_dir():
                 raise FormatError(f"{output}: folder {output.parent} does not exist")
-        chunks = read_puzzles(sources, fmt, column, box, chunk_size)
+        meter = ReadMeter()
+        chunks = read_puzzles(sources, fmt, column, box, chunk_size, meter)
+        size = input_size(sources, fmt, column)
     except FormatError as exc:
         raise UnusableArguments(str(exc)) from None
     summary = Summary(tuple(tiers) if tiers else engine.TIERS)
-    tables = _result_tables(chunks, tiers, n_jobs, strict, summary, on_rows)
+    rows = 0
+
+    def chunk_done(count: int, bytes_read: int) -> None:
+        nonlocal rows
+        rows += count
+        on_progress(Done(rows, bytes_read, size))
+
+    tables = _result_tables(chunks, tiers, n_jobs, strict, summary, meter, chunk_done)
     if output is None:
         deque(tables, maxlen=0)  # grade for the summary alone
     else:

@@ -6,8 +6,18 @@ Parquet, CSV or JSON lines, atomically.
 """
 
 from pipeline.formats.detect import FORMATS
-from pipeline.formats.reader import read_puzzles
+from pipeline.formats.reader import InputSize, input_size, read_puzzles
 from pipeline.formats.rows import FormatError, InputRow
+from pipeline.formats.sources import ReadMeter
 from pipeline.formats.writers import write_rows
 
-__all__ = ["FORMATS", "FormatError", "InputRow", "read_puzzles", "write_rows"]
+__all__ = [
+    "FORMATS",
+    "FormatError",
+    "InputRow",
+    "InputSize",
+    "ReadMeter",
+    "input_size",
+    "read_puzzles",
+    "write_rows",
+]

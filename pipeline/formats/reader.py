@@ -20,13 +20,16 @@ from pipeline.formats.rows import Candidate, FormatError, InputRow
 from pipeline.formats.sources import (
     SNIFF_BYTES,
     STDIN,
+    ReadMeter,
     Source,
     Unreadable,
+    file_size,
     open_source,
     text_lines,
 )
 from pipeline.formats.tables import (
     csv_header,
+    parquet_metadata,
     parquet_schema,
     pick_column,
     read_csv,
@@ -85,6 +88,36 @@ def plan_sources(sources: Sequence[str | Path], fmt: str | None, column: str | N
     return plans
 
 
+@dataclass(frozen=True)
+class InputSize:
+    """How much input a read takes, for a progress bar's total: ``rows`` when every source is a
+    Parquet file on disk (its footer says), ``bytes`` when every source is a regular file; None
+    where it is not known without reading (stdin, pipes, text rows)."""
+
+    rows: int | None
+    bytes: int | None
+
+
+def input_size(
+    sources: Sequence[str | Path], fmt: str | None = None, column: str | None = None
+) -> InputSize:
+    """The :class:`InputSize` of ``sources`` from file sizes and Parquet footers alone (stdin and
+    pipes are not opened); call it after :func:`read_puzzles` has checked the arguments."""
+    rows: int | None = 0
+    size = 0
+    for spec in sources:
+        found = file_size(spec)
+        if found is None:
+            return InputSize(None, None)
+        size += found
+        if rows is not None:
+            with open_source(spec) as source:
+                parquet = source_format(source, fmt, column) == detect.PARQUET
+                metadata = parquet_metadata(source) if parquet else None
+            rows = None if metadata is None else rows + metadata.num_rows
+    return InputSize(rows, size)
+
+
 def candidates(
     source: Source, fmt: str, column: str | None, chunk_size: int
 ) -> Iterator[Candidate]:
@@ -103,10 +136,14 @@ def candidates(
 
 
 def _rows(
-    plans: list[Plan], column: str | None, box: tuple[int, int] | None, chunk_size: int
+    plans: list[Plan],
+    column: str | None,
+    box: tuple[int, int] | None,
+    chunk_size: int,
+    meter: ReadMeter | None,
 ) -> Iterator[list[InputRow]]:
     for plan in plans:
-        with open_source(plan.spec) as source:
+        with open_source(plan.spec, meter) as source:
             fmt = source_format(source, plan.fmt or None, column)
             found = candidates(source, fmt, column, chunk_size)
             while batch := list(islice(found, chunk_size)):
@@ -131,11 +168,13 @@ def read_puzzles(
     column: str | None = None,
     box: str | None = None,
     chunk_size: int = DEFAULT_CHUNK,
+    meter: ReadMeter | None = None,
 ) -> Iterator[list[InputRow]]:
     """Stream the puzzle-like rows of ``sources`` (paths, or ``-`` for stdin) in chunks.
 
     ``fmt`` forces a format (see :data:`pipeline.formats.detect.FORMATS`), ``column`` picks the
-    puzzle column of CSV/TSV/Parquet tables, ``box`` (``"3x4"``) fixes the geometry. Raises
+    puzzle column of CSV/TSV/Parquet tables, ``box`` (``"3x4"``) fixes the geometry; ``meter``
+    follows the bytes read (for progress). Raises
     :class:`FormatError` at once for arguments that make a source unusable; everything else a
     source holds comes back as rows, one per puzzle-like row, none dropped.
     """
@@ -149,4 +188,4 @@ def read_puzzles(
         except ValueError as exc:
             raise FormatError(f"--box {box}: {exc}") from None
     plans = plan_sources(sources, detect.check_format(fmt), column)
-    return _rechunk(_rows(plans, column, shape, chunk_size), chunk_size)
+    return _rechunk(_rows(plans, column, shape, chunk_size, meter), chunk_size)

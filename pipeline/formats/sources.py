@@ -11,6 +11,8 @@ from __future__ import annotations
 import codecs
 import gzip
 import io
+import os
+import stat
 import sys
 import zlib
 from collections.abc import Iterator
@@ -88,6 +90,27 @@ class Source:
         return next((codec for bom, codec in _BOMS if self.head.startswith(bom)), "utf-8")
 
 
+@dataclass
+class ReadMeter:
+    """Bytes read so far from the named files of a run, for a progress bar when the row count is
+    unknown; stdin and pipes count nothing."""
+
+    done: int = 0  # bytes of the files already read to the end
+    current: BinaryIO | None = None  # the file being read
+
+    @property
+    def bytes_read(self) -> int:
+        return self.done + (self.current.tell() if self.current is not None else 0)
+
+
+def file_size(spec: str | Path) -> int | None:
+    """Bytes of a regular file; None for stdin, pipes and devices."""
+    if str(spec) == STDIN:
+        return None
+    found = os.stat(spec)
+    return found.st_size if stat.S_ISREG(found.st_mode) else None
+
+
 def display_name(spec: str | Path) -> str:
     return STDIN_NAME if str(spec) == STDIN else str(spec)
 
@@ -122,8 +145,9 @@ class _Broken(io.RawIOBase):
 
 
 @contextmanager
-def open_source(spec: str | Path) -> Iterator[Source]:
-    """Open a path or ``-`` as a :class:`Source`, decompressing gzip (recognised by its magic)."""
+def open_source(spec: str | Path, meter: ReadMeter | None = None) -> Iterator[Source]:
+    """Open a path or ``-`` as a :class:`Source`, decompressing gzip (recognised by its magic);
+    ``meter`` follows the bytes read from a named file."""
     check_path(spec)
     name = display_name(spec)
     path = None if str(spec) == STDIN else Path(spec)
@@ -134,6 +158,8 @@ def open_source(spec: str | Path) -> Iterator[Source]:
     suffixes = [s.lower() for s in path.suffixes] if path else []
     if suffixes and suffixes[-1] == ".gz":
         suffixes.pop()
+    if meter is not None and path is not None:
+        meter.current = handle
     try:
         head, stream = _sniffed(handle)
         compressed = head.startswith(GZIP_MAGIC)
@@ -145,6 +171,9 @@ def open_source(spec: str | Path) -> Iterator[Source]:
         yield Source(name, path, suffixes[-1] if suffixes else "", compressed, head, stream)
     finally:
         if path is not None:
+            if meter is not None:
+                meter.done += os.fstat(handle.fileno()).st_size
+                meter.current = None
             handle.close()
 
 

@@ -117,15 +117,21 @@ def _on_disk(source: Source) -> bool:
     return source.path is not None and not source.compressed and source.path.is_file()
 
 
-def parquet_schema(source: Source) -> pa.Schema | None:
-    """Schema of a Parquet source on disk, or None if it is not there or not readable as one."""
+def parquet_metadata(source: Source) -> pq.FileMetaData | None:
+    """Footer of a Parquet source on disk (schema, row count), or None if it is not there or not
+    readable as one."""
     if not _on_disk(source):
         return None
     try:
-        metadata = pq.read_metadata(source.path)
+        return pq.read_metadata(source.path)
     except (pa.ArrowException, OSError):
         return None
-    return metadata.schema.to_arrow_schema()
+
+
+def parquet_schema(source: Source) -> pa.Schema | None:
+    """Schema of a Parquet source on disk, or None if it is not there or not readable as one."""
+    metadata = parquet_metadata(source)
+    return None if metadata is None else metadata.schema.to_arrow_schema()
 
 
 def read_parquet(source: Source, column: str | None, batch_rows: int) -> Iterator[Candidate]:

@@ -1,16 +1,64 @@
-"""The typer app every command registers on, and the one way commands report failure."""
+"""The typer app every command registers on, and the CLI contract every command keeps.
+
+Exit codes: 0 when all went well; 1 when some data rows are bad (the output is still complete);
+2 for any argument or file a command cannot use, typer's own usage errors included. Every
+failure is one ``Error: ...`` line on stderr: :class:`OneLineErrors` runs the command line in
+click's non-standalone mode and prints usage errors itself, so neither the installed
+``pipeline`` script nor ``CliRunner().invoke(app, ...)`` shows a panel, a usage block or a
+traceback. This module imports nothing heavy: ``pipeline --help`` must stay fast.
+"""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
 from importlib.metadata import version
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
+
+OK = 0
+SOME_ROWS_BAD = 1  # the output is complete, but some input rows were not ok
+BAD_ARGUMENTS = 2  # an argument or file the command cannot work with (as click's usage errors)
+INTERRUPTED = 130  # Ctrl-C, as a shell reports a SIGINT
+
+
+def error_line(message: str) -> str:
+    """``Error: message`` on one line, whatever line breaks the message holds."""
+    return "Error: " + " ".join(line.strip() for line in message.splitlines() if line.strip())
+
+
+class OneLineErrors(TyperGroup):
+    """The app's command group: usage errors become one ``Error:`` line and exit code 2."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> NoReturn:
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.TyperException as exc:  # click's UsageError, BadParameter, FileError ...
+            typer.echo(error_line(exc.format_message()), err=True)
+            code = BAD_ARGUMENTS
+        except typer.Abort:
+            typer.echo(error_line("interrupted"), err=True)
+            code = INTERRUPTED
+        # non-standalone click returns the exit code of typer.Exit, else the command's None
+        sys.exit(code if isinstance(code, int) else OK)
+
 
 app = typer.Typer(
+    cls=OneLineErrors,
     help="Make Sudoku books: generate, dig, grade, store and print puzzles.",
-    no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # click's plain help: flags shown without a value placeholder
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -20,17 +68,20 @@ def _version(show: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@app.callback(invoke_without_command=True)
 def main(
+    context: typer.Context,
     show_version: Annotated[
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
 ) -> None:
     """Make Sudoku books: generate, dig, grade, store and print puzzles."""
+    if context.invoked_subcommand is None:  # a bare ``pipeline``: the help, not an error
+        typer.echo(context.get_help())
 
 
-def fail(message: str, code: int = 1) -> NoReturn:
+def fail(message: str, code: int = BAD_ARGUMENTS) -> NoReturn:
     """One ``Error: ...`` line on stderr and a non-zero exit: users never see a traceback."""
-    typer.echo(f"Error: {message}", err=True)
+    typer.echo(error_line(message), err=True)
     raise typer.Exit(code)

@@ -42,9 +42,15 @@ class Summary:
     groups: tuple[Group, ...]
 
 
+def _has(row: Mapping[str, Any], key: str) -> bool:
+    """True when the row has a value for ``key`` (a grid file has no grade columns; a row that
+    could not be graded has them empty)."""
+    return row.get(key) is not None
+
+
 def _group(size: int, tier: str, rows: list[Mapping[str, Any]]) -> Group:
-    scores = sorted(float(r["score"]) for r in rows if r.get("score") is not None)
-    clues = [int(r["clues"]) for r in rows if r.get("clues") is not None]
+    scores = sorted(float(r["score"]) for r in rows if _has(r, "score"))
+    clues = [int(r["clues"]) for r in rows if _has(r, "clues")]
     quartiles = tuple(statistics.quantiles(scores, n=QUANTILES)) if len(scores) > 1 else ()
     return Group(
         size=size,
@@ -54,10 +60,10 @@ def _group(size: int, tier: str, rows: list[Mapping[str, Any]]) -> Group:
         score_quartiles=quartiles,
         score_max=scores[-1] if scores else None,
         iterations=dict(
-            sorted(Counter(int(r["iterations"]) for r in rows if "iterations" in r).items())
+            sorted(Counter(int(r["iterations"]) for r in rows if _has(r, "iterations")).items())
         ),
         clues_mean=statistics.fmean(clues) if clues else None,
-        hardest=dict(Counter(str(r.get("hardest")) for r in rows if "hardest" in r).most_common()),
+        hardest=dict(Counter(str(r["hardest"]) for r in rows if _has(r, "hardest")).most_common()),
     )
 
 

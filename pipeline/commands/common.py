@@ -1,4 +1,8 @@
-"""What every command shares: options with one meaning everywhere, and errors as one line."""
+"""What every command shares: options with one meaning everywhere, and errors as one line.
+
+Light on purpose (see :mod:`pipeline.app`): the library modules are imported where a command
+runs, never at the top of a command module.
+"""
 
 from __future__ import annotations
 
@@ -9,38 +13,21 @@ from typing import Annotated
 import typer
 
 from pipeline.app import fail
-from pipeline.formats import FormatError
-from pipeline.parallel import ParallelError
-from pipeline.recipe import JOBS_ALLOWED, RecipeError, usable_jobs
-from pipeline.render import BookError, PrintOptionError
-from pipeline.run import PipelineError
-from pipeline.store import StoreError
-
-BAD_ARGUMENTS = 2  # exit code for arguments a command cannot work with (as typer's own)
-
-#: Errors the library raises with a message fit for users: shown as ``Error: ...``, exit 1.
-USER_ERRORS = (
-    PipelineError,
-    StoreError,
-    RecipeError,
-    ParallelError,
-    FormatError,
-    PrintOptionError,
-    BookError,
-)
-
-Quiet = Annotated[
-    bool, typer.Option("--quiet", "-q", help="No progress bar (it is also off when not a TTY).")
-]
+from pipeline.commands.choices import ALL_CORES
 
 
 def _usable_jobs(value: int | None) -> int | None:
     """Refuse a worker count joblib would misread, before the command starts."""
+    from pipeline.recipe import JOBS_ALLOWED, usable_jobs
+
     if value is not None and not usable_jobs(value):
-        fail(f"--jobs: got {value}; allowed: {JOBS_ALLOWED}", BAD_ARGUMENTS)
+        raise typer.BadParameter(f"got {value}; allowed: {JOBS_ALLOWED}")
     return value
 
 
+Quiet = Annotated[
+    bool, typer.Option("--quiet", "-q", help="No progress bar (it is also off when not a TTY).")
+]
 Jobs = Annotated[
     int | None,
     typer.Option(
@@ -55,10 +42,36 @@ ChunkSize = Annotated[int, typer.Option(min=1, help="Items per task sent to a wo
 Seed = Annotated[int, typer.Option(min=0, help="Seed: the same seed gives the same output.")]
 
 
+def output_option(what: str) -> typer.models.OptionInfo:
+    """The ``-o/--output`` option of every command that writes a file."""
+    return typer.Option("--output", "-o", dir_okay=False, help=what, show_default=False)
+
+
+def jobs_or_all(jobs: int | None) -> int:
+    """The worker count a command passes on: every core unless ``--jobs`` says otherwise."""
+    return ALL_CORES if jobs is None else jobs
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn the library's user-facing errors into one ``Error: ...`` line and exit code 1."""
+    """Turn the library's user-facing errors (each names the argument or file at fault) into one
+    ``Error: ...`` line and exit code 2."""
+    from pipeline.formats import FormatError
+    from pipeline.parallel import ParallelError
+    from pipeline.recipe import RecipeError
+    from pipeline.render import BookError, PrintOptionError
+    from pipeline.run import PipelineError
+    from pipeline.store import StoreError
+
     try:
         yield
-    except USER_ERRORS as exc:
+    except (
+        PipelineError,
+        StoreError,
+        RecipeError,
+        ParallelError,
+        FormatError,
+        PrintOptionError,
+        BookError,
+    ) as exc:
         fail(str(exc))

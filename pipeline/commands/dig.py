@@ -7,12 +7,17 @@ from typing import Annotated
 
 import typer
 
-from engine.tiers import TIERS
 from pipeline.app import app, fail
-from pipeline.commands.common import ChunkSize, Jobs, Quiet, Seed, user_errors
-from pipeline.recipe import ALL_CORES, DEFAULT_CHUNK_SIZE, SYMMETRIES, ParallelSpec, SectionSpec
-from pipeline.run import dig_solutions
-from pipeline.store import read_rows
+from pipeline.commands.choices import DEFAULT_CHUNK_SIZE, Symmetry, Tier
+from pipeline.commands.common import (
+    ChunkSize,
+    Jobs,
+    Quiet,
+    Seed,
+    jobs_or_all,
+    output_option,
+    user_errors,
+)
 
 
 @app.command()
@@ -21,11 +26,9 @@ def dig(
         Path,
         typer.Argument(exists=True, dir_okay=False, help="Parquet of grids (`pipeline generate`)."),
     ],
-    output: Annotated[Path, typer.Argument(dir_okay=False, help="Parquet file of puzzles.")],
-    tier: Annotated[str, typer.Option(help=f"Target tier: {', '.join(TIERS)}.")] = "easy",
-    symmetry: Annotated[str, typer.Option(help=f"Clue symmetry: {', '.join(SYMMETRIES)}.")] = (
-        "none"
-    ),
+    output: Annotated[Path, output_option("Parquet file of puzzles.")],
+    tier: Annotated[Tier, typer.Option(help="Target tier.")] = "easy",
+    symmetry: Annotated[Symmetry, typer.Option(help="Clue symmetry.")] = "none",
     minimal: Annotated[bool, typer.Option(help="Every clue needed for a unique solution.")] = True,
     seed: Seed = 0,
     jobs: Jobs = None,
@@ -36,10 +39,10 @@ def dig(
 
     The output has the same columns as a run's puzzles.parquet.
     """
-    if tier not in TIERS:
-        fail(f"--tier {tier!r}: allowed: {', '.join(TIERS)}")
-    if symmetry not in SYMMETRIES:
-        fail(f"--symmetry {symmetry!r}: allowed: {', '.join(SYMMETRIES)}")
+    from pipeline.recipe import ParallelSpec, SectionSpec
+    from pipeline.run import dig_solutions
+    from pipeline.store import read_rows
+
     with user_errors():
         rows = read_rows(grids)
         shapes = {(int(r["box_rows"]), int(r["box_cols"])) for r in rows}
@@ -49,7 +52,7 @@ def dig(
             fail(f"{grids}: no grids")
         (box_rows, box_cols), size = shapes.pop(), int(rows[0]["size"])
         section = SectionSpec(tier, size, box_rows, box_cols, tier, len(rows), symmetry, minimal)
-        spec = ParallelSpec(n_jobs=ALL_CORES if jobs is None else jobs, chunk_size=chunk_size)
+        spec = ParallelSpec(n_jobs=jobs_or_all(jobs), chunk_size=chunk_size)
         solutions = [str(r["solution"]) for r in rows]
         written = dig_solutions(solutions, section, seed, spec, output, quiet)
     typer.echo(f"{written} {tier} puzzles written to {output}")

@@ -7,16 +7,22 @@ from typing import Annotated
 
 import typer
 
-from engine.geometry import MAX_SIZE, MIN_SIZE, default_box, parse_box
 from pipeline.app import app, fail
-from pipeline.commands.common import ChunkSize, Jobs, Quiet, Seed, user_errors
-from pipeline.recipe import ALL_CORES, DEFAULT_CHUNK_SIZE, ParallelSpec
-from pipeline.run import generate_grids
+from pipeline.commands.choices import DEFAULT_CHUNK_SIZE, MAX_SIZE, MIN_SIZE
+from pipeline.commands.common import (
+    ChunkSize,
+    Jobs,
+    Quiet,
+    Seed,
+    jobs_or_all,
+    output_option,
+    user_errors,
+)
 
 
 @app.command()
 def generate(
-    output: Annotated[Path, typer.Argument(dir_okay=False, help="Parquet file to write.")],
+    output: Annotated[Path, output_option("Parquet file to write.")],
     count: Annotated[int, typer.Option("--count", "-n", min=1, help="Grids to make.")] = 100,
     size: Annotated[int, typer.Option(min=MIN_SIZE, max=MAX_SIZE, help="Grid size n.")] = 9,
     box: Annotated[
@@ -31,13 +37,17 @@ def generate(
 
     Rows carry id (from the canonical form), size, box shape, solution and seed provenance.
     """
+    from engine.geometry import default_box, parse_box
+    from pipeline.recipe import ParallelSpec
+    from pipeline.run import generate_grids
+
     try:
         rows, cols = parse_box(box) if box else default_box(size)
     except ValueError as exc:
         fail(f"--box/--size: {exc}")
     if rows * cols != size:
         fail(f"--box {rows}x{cols} does not fit --size {size} (rows x cols must equal the size)")
-    spec = ParallelSpec(n_jobs=ALL_CORES if jobs is None else jobs, chunk_size=chunk_size)
+    spec = ParallelSpec(n_jobs=jobs_or_all(jobs), chunk_size=chunk_size)
     with user_errors():
         written = generate_grids(count, size, f"{rows}x{cols}", seed, spec, output, quiet)
     typer.echo(f"{written} grids written to {output}")

@@ -3,25 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pipeline.app import app, fail
-from pipeline.commands.common import BAD_ARGUMENTS, Jobs, Quiet
-from pipeline.formats import FORMATS
-from pipeline.grading import (
-    ALL_CORES,
-    DEFAULT_CHUNK,
-    StrictStop,
-    UnusableArguments,
-    format_summary,
-    grade_files,
-)
-from pipeline.parallel import progress_bar
-from pipeline.recipe import RecipeError, load_recipe
+from pipeline.app import SOME_ROWS_BAD, app, fail
+from pipeline.commands.choices import DEFAULT_GRADE_CHUNK, Format
+from pipeline.commands.common import Jobs, Quiet, jobs_or_all, output_option
 
-SOME_ROWS_BAD = 1  # exit code when some rows are not ok
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
+    from pipeline.grading import Done
 
 
 @app.command()
@@ -34,18 +27,12 @@ def grade(
     ],
     output: Annotated[
         Path | None,
-        typer.Option(
-            "--output",
-            "-o",
-            dir_okay=False,
-            help="Result file, one row per input row: .parquet (default), .csv or .jsonl; "
-            "without it, only the summary is printed.",
+        output_option(
+            "Result file, one row per input row: .parquet (default), .csv or .jsonl; "
+            "without it, only the summary is printed."
         ),
     ] = None,
-    fmt: Annotated[
-        str | None,
-        typer.Option("--format", help=f"Force the input format: {', '.join(FORMATS)}."),
-    ] = None,
+    fmt: Annotated[Format | None, typer.Option("--format", help="Force the input format.")] = None,
     column: Annotated[
         str | None, typer.Option(help="Puzzle column of CSV/TSV/Parquet inputs.")
     ] = None,
@@ -66,7 +53,7 @@ def grade(
     ] = False,
     jobs: Jobs = None,
     chunk_size: Annotated[int, typer.Option(min=1, help="Rows per task sent to a worker.")] = (
-        DEFAULT_CHUNK
+        DEFAULT_GRADE_CHUNK
     ),
     quiet: Quiet = False,
 ) -> None:
@@ -76,10 +63,14 @@ def grade(
     number). Exit code 0 when every row is ok, 1 when some are not (the output still has every
     row; with --strict the run stops at the first), 2 for unusable arguments.
     """
+    from pipeline.grading import StrictStop, UnusableArguments, format_summary, grade_files
+    from pipeline.parallel import progress_bar
+    from pipeline.recipe import RecipeError, load_recipe
+
     try:
         tiers = load_recipe(recipe).tier_bands() if recipe else None
     except RecipeError as exc:
-        fail(str(exc), BAD_ARGUMENTS)
+        fail(str(exc))
     with progress_bar(quiet) as bar:
         task = bar.add_task("rows graded", total=None)
         try:
@@ -90,15 +81,24 @@ def grade(
                 column=column,
                 box=box,
                 tiers=tiers,
-                n_jobs=ALL_CORES if jobs is None else jobs,
+                n_jobs=jobs_or_all(jobs),
                 chunk_size=chunk_size,
                 strict=strict,
-                on_rows=lambda count: bar.advance(task, count),
+                on_progress=lambda done: _show(bar, task, done),
             )
         except UnusableArguments as exc:
-            fail(str(exc), BAD_ARGUMENTS)
+            fail(str(exc))
         except StrictStop as exc:
             fail(str(exc), SOME_ROWS_BAD)
     typer.echo(format_summary(summary), nl=False)
     if summary.not_ok:
         fail(f"{summary.not_ok} of {summary.rows} rows are not ok", SOME_ROWS_BAD)
+
+
+def _show(bar: Progress, task: TaskID, done: Done) -> None:
+    """Rows graded of the total when the input's row count is known, else bytes read of its size
+    (rows alone when neither is known: stdin)."""
+    if done.size.rows is None and done.size.bytes is not None:
+        bar.update(task, description="bytes read", completed=done.bytes_read, total=done.size.bytes)
+    else:
+        bar.update(task, completed=done.rows, total=done.size.rows)

@@ -1,4 +1,4 @@
-"""``pipeline render``: a PDF book from a puzzle file."""
+"""``pipeline render``: a PDF book from puzzles (a puzzle file, a run folder, grade output)."""
 
 from __future__ import annotations
 
@@ -8,35 +8,41 @@ from typing import Annotated
 import typer
 
 from pipeline.app import app, fail
-from pipeline.commands.common import user_errors
-from pipeline.recipe import load_recipe
-from pipeline.render import PrintOptions, book_from_rows, render_book
-from pipeline.render.book import LAYOUTS
-from pipeline.render.options import IMPOSITIONS, NO_IMPOSITION
-from pipeline.render.page import SADDLE_STITCH, TRIMS
-from pipeline.store import read_rows
+from pipeline.commands.choices import Imposition, Layout, Trim
+from pipeline.commands.common import output_option, user_errors
+from pipeline.commands.stats import Source, note_skipped
 
 
 @app.command()
 def render(
-    puzzles: Annotated[
-        Path, typer.Argument(exists=True, dir_okay=False, help="Parquet puzzle file.")
-    ],
-    output: Annotated[Path, typer.Argument(dir_okay=False, help="PDF file to write.")],
+    puzzles: Source,
+    output: Annotated[Path, output_option("PDF file to write.")],
+    tier: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="TIER",
+            help="Print only puzzles of this tier (repeat for several).",
+            show_default=False,
+        ),
+    ] = None,
+    count: Annotated[
+        int | None,
+        typer.Option("--count", "-n", min=1, help="Print at most this many puzzles (the first)."),
+    ] = None,
     title: Annotated[str, typer.Option(help="Book title.")] = "Sudoku",
     author: Annotated[str, typer.Option(help="Author line.")] = "",
-    layout: Annotated[int, typer.Option(help=f"Puzzles per page: {LAYOUTS}.")] = 4,
-    trim: Annotated[str, typer.Option(help=f"Page size: {', '.join(TRIMS)}.")] = "letter",
+    layout: Annotated[Layout, typer.Option(help="Puzzles per page.")] = 4,
+    trim: Annotated[Trim, typer.Option(help="Page size.")] = "letter",
     bleed: Annotated[
         bool, typer.Option(help="Add 0.125 in bleed on the outside edge and 0.25 in in height.")
     ] = False,
     imposition: Annotated[
-        str,
+        Imposition,
         typer.Option(
-            help=f"{' or '.join(IMPOSITIONS)}: saddle-stitch prints 2-up sheets in "
-            "folded-booklet order (and pads the book to a multiple of 4 pages)."
+            help="saddle-stitch prints 2-up sheets in folded-booklet order (and pads the book "
+            "to a multiple of 4 pages)."
         ),
-    ] = NO_IMPOSITION,
+    ] = "none",
     shade_answers: Annotated[
         bool, typer.Option(help="Shade answer-key cells by the logic pass that solved them.")
     ] = False,
@@ -47,9 +53,15 @@ def render(
         ),
     ] = None,
 ) -> None:
-    """Print a puzzle file as a PDF book: one section per tier, answers at the back."""
-    if layout not in LAYOUTS:
-        fail(f"--layout {layout}: allowed: {', '.join(map(str, LAYOUTS))}")
+    """Print puzzles as a PDF book: one section per tier, answers at the back.
+
+    PUZZLES is a puzzle file, a run folder or `pipeline grade` output (its ok rows).
+    """
+    from pipeline.puzzle_files import read_puzzle_rows
+    from pipeline.recipe import load_recipe
+    from pipeline.render import BookError, PrintOptions, book_from_rows, render_book
+    from pipeline.render.page import PERFECT, SADDLE_STITCH
+
     with user_errors():
         options = (
             load_recipe(recipe).print.options
@@ -58,15 +70,19 @@ def render(
                 trim=trim,
                 bleed=bleed,
                 imposition=imposition,
-                binding=SADDLE_STITCH if imposition == SADDLE_STITCH else "perfect",
+                binding=SADDLE_STITCH if imposition == SADDLE_STITCH else PERFECT,
                 shade_answers=shade_answers,
             )
         )
-        rows = read_rows(puzzles)
-        tiers = dict.fromkeys(str(row["tier"]) for row in rows)
+        selected = read_puzzle_rows(puzzles, tier or (), count)
+        note_skipped(selected.path, selected.skipped)
+        tiers = dict.fromkeys(str(row["tier"]) for row in selected.rows)
         try:
-            book = book_from_rows(rows, title, author, dict.fromkeys(tiers, layout))
+            book = book_from_rows(selected.rows, title, author, dict.fromkeys(tiers, layout))
+        except BookError as exc:
+            fail(f"{selected.path}: {exc}")
+        try:
             result = render_book(book, output, options)
-        except (ValueError, OSError) as exc:
-            fail(f"{output}: {exc}")
+        except OSError as exc:
+            fail(f"{output}: cannot write: {exc.strerror or exc}")
     typer.echo(f"{result.pages} pages, {result.puzzles} puzzles written to {output}")

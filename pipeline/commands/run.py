@@ -8,9 +8,8 @@ from typing import Annotated
 import typer
 
 from pipeline.app import app
+from pipeline.commands.choices import Backend
 from pipeline.commands.common import Jobs, Quiet, user_errors
-from pipeline.recipe import BACKENDS, load_recipe, with_overrides
-from pipeline.run import run_book
 
 
 @app.command()
@@ -24,7 +23,7 @@ def run(
     ] = None,
     jobs: Jobs = None,
     backend: Annotated[
-        str | None, typer.Option(help=f"Where chunks run: {' or '.join(BACKENDS)}.")
+        Backend | None, typer.Option(help="Where chunks run (default: the recipe's).")
     ] = None,
     scheduler: Annotated[
         str | None,
@@ -38,6 +37,9 @@ def run(
     The run folder is OUTPUT/<book>/<run-id>; the same command after a crash resumes from the
     chunks already finished. Options override the recipe's values.
     """
+    from pipeline.recipe import load_recipe, with_overrides
+    from pipeline.run import run_book
+
     with user_errors():
         book = with_overrides(
             load_recipe(recipe),

@@ -1,34 +1,42 @@
-"""``pipeline stats`` and ``pipeline verify``: look into a puzzle file or a run folder."""
+"""``pipeline stats`` and ``pipeline verify``: look into a puzzle file, a run folder or grade
+output."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from pipeline.app import app, fail
+from pipeline.app import SOME_ROWS_BAD, app, fail
 from pipeline.commands.common import user_errors
-from pipeline.report import format_summary, summarize, verify_rows
-from pipeline.run import PUZZLES_FILE
-from pipeline.store import read_rows
 
 Source = Annotated[
     Path,
-    typer.Argument(exists=True, help="Parquet puzzle file, or a run folder (its puzzles.parquet)."),
+    typer.Argument(
+        exists=True,
+        help="Parquet puzzle file, a run folder (its puzzles.parquet) or `pipeline grade` output.",
+    ),
 ]
 SHOWN_PROBLEMS = 20  # problems listed before "... and N more"
 
 
-def _rows(source: Path) -> list[dict[str, Any]]:
-    return read_rows(source / PUZZLES_FILE if source.is_dir() else source)
+def note_skipped(path: Path, skipped: int) -> None:
+    """Say on stderr how many rows of grade output were left out, not being ok puzzles."""
+    if skipped:
+        typer.echo(f"{path}: skipped {skipped} rows whose status is not ok", err=True)
 
 
 @app.command()
 def stats(source: Source) -> None:
     """Count puzzles per size and tier, with score quartiles, clues and iteration spreads."""
+    from pipeline.puzzle_files import read_puzzle_rows
+    from pipeline.report import format_summary, summarize
+
     with user_errors():
-        typer.echo(format_summary(summarize(_rows(source))), nl=False)
+        found = read_puzzle_rows(source)
+        note_skipped(found.path, found.skipped)
+        typer.echo(format_summary(summarize(found.rows)), nl=False)
 
 
 @app.command()
@@ -37,16 +45,21 @@ def verify(source: Source) -> None:
 
     Exits with code 1 when any puzzle fails, listing the first few.
     """
+    from pipeline.puzzle_files import read_puzzle_rows
+    from pipeline.report import verify_rows
+
     with user_errors():
-        rows = _rows(source)
+        found = read_puzzle_rows(source)
+        note_skipped(found.path, found.skipped)
+        rows = found.rows
         missing = {"givens", "box_rows", "box_cols"} - set(rows[0] if rows else ())
         if rows and missing:
-            fail(f"{source}: no column {', '.join(sorted(missing))}; is this a puzzle file?")
+            fail(f"{found.path}: no column {', '.join(sorted(missing))}; is this a puzzle file?")
         checked, problems = verify_rows(rows)
     for problem in problems[:SHOWN_PROBLEMS]:
         typer.echo(f"row {problem.row} (id {problem.id}): {problem.problem}")
     if len(problems) > SHOWN_PROBLEMS:
         typer.echo(f"... and {len(problems) - SHOWN_PROBLEMS} more")
     if problems:
-        fail(f"{len(problems)} of {checked} puzzles failed verification")
+        fail(f"{len(problems)} of {checked} puzzles failed verification", SOME_ROWS_BAD)
     typer.echo(f"{checked} puzzles verified: each has one solution, the stored one")

@@ -32,6 +32,6 @@ def test_bad_recipe_is_one_error_line(tmp_path: Path) -> None:
     recipe = tmp_path / "bad.toml"
     recipe.write_text('title = "x"\nseed = 1\n[[sections]]\ntier = "easy"\ncount = 0\n')
     result = runner.invoke(app, ["run", str(recipe)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.startswith("Error: ") and "sections[0].count" in result.output
     assert "Traceback" not in result.output

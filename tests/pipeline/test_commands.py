@@ -39,9 +39,13 @@ def stage_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Grids and puzzles made by the stage commands, shared by the tests below."""
     folder = tmp_path_factory.mktemp("stages")
     grids, puzzles = folder / "grids.parquet", folder / "puzzles.parquet"
-    code, out, _ = invoke("generate", grids, "--count", 6, "--size", 6, "--seed", 5, "-j", 1, "-q")
+    code, out, _ = invoke(
+        "generate", "-o", grids, "--count", 6, "--size", 6, "--seed", 5, "-j", 1, "-q"
+    )
     assert code == 0 and out == f"6 grids written to {grids}\n"
-    code, out, err = invoke("dig", grids, puzzles, "--tier", "easy", "--seed", 5, "-j", 1, "-q")
+    code, out, err = invoke(
+        "dig", grids, "-o", puzzles, "--tier", "easy", "--seed", 5, "-j", 1, "-q"
+    )
     assert code == 0, err
     return {"grids": grids, "puzzles": puzzles, "folder": folder}
 
@@ -81,7 +85,9 @@ def test_stats_counts_per_size_and_tier(stage_files: dict[str, Path]) -> None:
 
 def test_render_writes_a_pdf(stage_files: dict[str, Path]) -> None:
     pdf = stage_files["folder"] / "book.pdf"
-    code, out, err = invoke("render", stage_files["puzzles"], pdf, "--title", "Six", "--layout", 2)
+    code, out, err = invoke(
+        "render", stage_files["puzzles"], "-o", pdf, "--title", "Six", "--layout", 2
+    )
     assert code == 0, err
     pages = len(PdfReader(pdf).pages)
     assert out == f"{pages} pages, 6 puzzles written to {pdf}\n"
@@ -91,16 +97,16 @@ def test_render_saddle_stitch_with_bleed(stage_files: dict[str, Path]) -> None:
     """Options from the command line: 2-up sheets (landscape, twice the trim plus bleed)."""
     plain = stage_files["folder"] / "plain.pdf"
     sheets = stage_files["folder"] / "sheets.pdf"
-    assert invoke("render", stage_files["puzzles"], plain, "--trim", "5.5x8.5")[0] == 0
+    assert invoke("render", stage_files["puzzles"], "-o", plain, "--trim", "5.5x8.5")[0] == 0
     args = ("--trim", "5.5x8.5", "--bleed", "--imposition", "saddle-stitch", "--shade-answers")
-    code, out, err = invoke("render", stage_files["puzzles"], sheets, *args)
+    code, out, err = invoke("render", stage_files["puzzles"], "-o", sheets, *args)
     assert code == 0, err
     pages = int(out.split()[0])
     assert pages % 4 == 0 and len(PdfReader(sheets).pages) == pages // 2
     width, height = (float(v) for v in PdfReader(sheets).pages[0].mediabox[2:])
     assert width > height  # a sheet holds two pages side by side
-    code, _, err = invoke("render", stage_files["puzzles"], plain, "--imposition", "fold")
-    assert code != 0 and "imposition" in one_error_line(err)
+    code, _, err = invoke("render", stage_files["puzzles"], "-o", plain, "--imposition", "fold")
+    assert code == 2 and "'fold' is not one of 'none', 'saddle-stitch'" in one_error_line(err)
 
 
 def test_run_command_and_stats_of_its_folder(tmp_path: Path) -> None:
@@ -125,21 +131,28 @@ def test_run_refuses_a_locked_folder_naming_the_pid(tmp_path: Path) -> None:
     finally:
         holder.kill()
         holder.wait()
-    assert code == 1 and f"locked by a running process (pid {holder.pid})" in one_error_line(err)
+    assert code == 2 and f"locked by a running process (pid {holder.pid})" in one_error_line(err)
     assert not (folder / PUZZLES_FILE).exists()
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("generate", "g.parquet", "--size", "6", "--box", "3x3"), "--box 3x3 does not fit"),
-        (("generate", "g.parquet", "--box", "axb"), "--box/--size"),
-        (("generate", "missing/g.parquet", "-n", "1", "-j", "1"), "does not exist"),
+        (("generate", "-o", "g.parquet", "--size", "6", "--box", "3x3"), "--box 3x3 does not fit"),
+        (("generate", "-o", "g.parquet", "--box", "axb"), "--box/--size"),
+        (("generate", "-o", "missing/g.parquet", "-n", "1", "-j", "1"), "does not exist"),
         (("verify", "recipe.toml"), "recipe.toml: cannot read Parquet"),
         (("run", "recipe.toml", "--backend", "dask"), "parallel.scheduler: is required"),
-        (("run", "recipe.toml", "--jobs", "0"), "--jobs: got 0"),
-        (("generate", "g.parquet", "-j", "0"), "--jobs: got 0"),
-        (("dig", "g.parquet", "d.parquet", "-j", "-2"), "--jobs: got -2"),
+        (("run", "recipe.toml", "--backend", "ray"), "'ray' is not one of 'loky', 'dask'"),
+        (("run", "recipe.toml", "--jobs", "0"), "'--jobs' / '-j': got 0; allowed: an integer"),
+        (("generate", "-o", "g.parquet", "-j", "0"), "'--jobs' / '-j': got 0"),
+        (("dig", "recipe.toml", "-o", "d.parquet", "-j", "-2"), "'--jobs' / '-j': got -2"),
+        (("dig", "recipe.toml", "-o", "d.parquet", "--tier", "hardest"), "'hardest' is not one"),
+        (("render", "recipe.toml", "-o", "b.pdf", "--layout", "3"), "'3' is not one of '1'"),
+        (("render", "recipe.toml", "-o", "b.pdf", "--trim", "a5"), "'a5' is not one of 'letter'"),
+        (("render", "recipe.toml", "-o", "b.pdf", "x.pdf"), "unexpected extra argument(s) (x.pdf)"),
+        (("render", "recipe.toml"), "Missing option '--output' / '-o'."),
+        (("generate",), "Missing option '--output' / '-o'."),
     ],
 )
 def test_errors_are_one_line(
@@ -148,7 +161,7 @@ def test_errors_are_one_line(
     monkeypatch.chdir(tmp_path)
     small_recipe(tmp_path).rename(tmp_path / "recipe.toml")
     code, _, err = invoke(*args)
-    assert code != 0 and message in one_error_line(err)
+    assert code == 2 and message in one_error_line(err)
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root ignores folder permissions")
@@ -160,7 +173,7 @@ def test_unwritable_output_names_the_path(tmp_path: Path) -> None:
         code, _, err = invoke("run", recipe, "-q")
     finally:
         (tmp_path / "output").chmod(0o700)
-    assert code == 1 and str(tmp_path / "output") in one_error_line(err)
+    assert code == 2 and str(tmp_path / "output") in one_error_line(err)
 
 
 def test_output_blocked_by_a_file_names_the_path(tmp_path: Path) -> None:
@@ -168,5 +181,5 @@ def test_output_blocked_by_a_file_names_the_path(tmp_path: Path) -> None:
     recipe = small_recipe(tmp_path)
     (tmp_path / "output").write_text("not a folder\n")
     code, _, err = invoke("run", recipe, "-q")
-    assert code == 1 and str(tmp_path / "output") in one_error_line(err)
+    assert code == 2 and str(tmp_path / "output") in one_error_line(err)
     assert (tmp_path / "output").read_text() == "not a folder\n"  # left intact

@@ -413,6 +413,7 @@ def grade_files(
         rows += count
         on_progress(Done(rows, bytes_read, size))
 
+    on_progress(Done(0, 0, size))  # the total, before the first chunk is done
     tables = _result_tables(chunks, tiers, n_jobs, strict, summary, meter, chunk_done)
     if output is None:
         deque(tables, maxlen=0)  # grade for the summary alone

@@ -72,7 +72,7 @@ def grade(
     except RecipeError as exc:
         fail(str(exc))
     with progress_bar(quiet) as bar:
-        task = bar.add_task("rows graded", total=None)
+        task = bar.add_task("rows graded", total=None, visible=False)  # shown with its total
         try:
             summary = grade_files(
                 sources,
@@ -102,3 +102,4 @@ def _show(bar: Progress, task: TaskID, done: Done) -> None:
         bar.update(task, description="bytes read", completed=done.bytes_read, total=done.size.bytes)
     else:
         bar.update(task, completed=done.rows, total=done.size.rows)
+    bar.update(task, visible=True)

@@ -1,37 +1,170 @@
-"""The real `pipeline` app through typer's runner: version, help, and the run command."""
+"""The CLI contract through the real `pipeline` app: version and help (-h, flags, choices, fast),
+and every command's usage errors as one `Error:` line with exit code 2."""
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from pipeline.app import BAD_ARGUMENTS
 from pipeline.cli import app
 
 runner = CliRunner()
+PIPELINE = Path(sys.executable).parent / "pipeline"  # the installed entry point
+COMMANDS = ("dig", "generate", "grade", "render", "run", "stats", "verify")
+#: Modules `pipeline --help` must not wait for.
+HEAVY = (
+    "numba",
+    "numpy",
+    "pyarrow",
+    "reportlab",
+    "joblib",
+    "rich",
+    "engine",
+    "pipeline.run",
+    "pipeline.grading",
+    "pipeline.render",
+    "pipeline.store",
+    "pipeline.formats",
+    "pipeline.recipe",
+)
+
+
+def command_names() -> list[str]:
+    return sorted(c.name or c.callback.__name__ for c in app.registered_commands)
+
+
+def one_error_line(stderr: str) -> str:
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), stderr
+    return lines[0]
+
+
+def test_every_command_is_walked_below() -> None:
+    assert command_names() == sorted(COMMANDS)
 
 
 def test_version_and_help() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0 and re.fullmatch(r"pipeline \d+\.\d+\.\d+\n", result.output)
-    result = runner.invoke(app, ["--help"])
-    assert result.exit_code == 0 and "Make Sudoku books" in result.output
+    for args in (["--help"], ["-h"], []):  # a bare `pipeline` shows the help too
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0 and "Make Sudoku books" in result.stdout, args
+        assert all(f"  {name} " in result.stdout for name in COMMANDS)
 
 
-def test_every_command_has_help() -> None:
-    for command in app.registered_commands:
-        name = command.name or command.callback.__name__
-        result = runner.invoke(app, [name, "--help"])
-        assert result.exit_code == 0, name
-        summary = " ".join((command.callback.__doc__ or "").split()[:4])
-        assert summary and summary in " ".join(result.output.split())
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_command_has_help_with_h(name: str) -> None:
+    result = runner.invoke(app, [name, "--help"])
+    assert result.exit_code == 0 and re.match(rf"Usage: \S+ {name} \[OPTIONS\]", result.stdout)
+    assert runner.invoke(app, [name, "-h"]).stdout == result.stdout
+    command = next(c for c in app.registered_commands if (c.name or c.callback.__name__) == name)
+    summary = " ".join((command.callback.__doc__ or "").split()[:4])
+    assert summary and summary in " ".join(result.stdout.split())
+    assert "<bool>" not in result.stdout and "Traceback" not in result.output
+    assert re.search(r"^  -h, --help +Show this message and exit\.$", result.stdout, re.M)
+
+
+def test_flags_show_no_value_and_choices_are_listed() -> None:
+    dig = runner.invoke(app, ["dig", "--help"]).stdout
+    assert re.search(r"^  -q, --quiet +No progress bar", dig, re.M)
+    assert "--minimal / --no-minimal  " in dig and "-o, --output <file>" in dig
+    assert "--tier <easy|medium|hard|expert|extreme>" in dig
+    assert "--symmetry <none|rotate180|rotate90|mirror_horizontal|" in dig
+    render = runner.invoke(app, ["render", "--help"]).stdout
+    for listed in ("<1|2|4|6>", "<letter|a4|6x9|8.5x11|5.5x8.5>", "<none|saddle-stitch>"):
+        assert listed in render
+    assert (
+        "--format <lines|sdk|ss|grid|csv|tsv|parquet>" in runner.invoke(app, ["grade", "-h"]).stdout
+    )
+    assert "--backend <loky|dask>" in runner.invoke(app, ["run", "-h"]).stdout
+
+
+def test_choices_match_the_modules_that_own_them() -> None:
+    import engine
+    import pipeline.grading
+    import pipeline.recipe
+    from engine.dig import SYMMETRIES
+    from engine.geometry import MAX_SIZE, MIN_SIZE
+    from pipeline.commands import choices
+    from pipeline.formats import FORMATS
+    from pipeline.render.book import LAYOUTS
+    from pipeline.render.options import IMPOSITIONS
+    from pipeline.render.page import TRIMS
+
+    assert choices.TIERS == engine.TIERS and choices.SYMMETRIES == SYMMETRIES
+    assert choices.BACKENDS == pipeline.recipe.BACKENDS and choices.FORMATS == FORMATS
+    assert tuple(TRIMS) == choices.TRIMS and choices.LAYOUTS == LAYOUTS
+    assert choices.IMPOSITIONS == IMPOSITIONS
+    assert (choices.MIN_SIZE, choices.MAX_SIZE) == (MIN_SIZE, MAX_SIZE)
+    assert choices.ALL_CORES == pipeline.recipe.ALL_CORES
+    assert choices.DEFAULT_CHUNK_SIZE == pipeline.recipe.DEFAULT_CHUNK_SIZE
+    assert choices.DEFAULT_GRADE_CHUNK == pipeline.grading.DEFAULT_CHUNK
+
+
+def test_help_imports_nothing_heavy() -> None:
+    """Every command's --help in a fresh process: none of the engine, numba, Arrow, reportlab."""
+    script = (
+        "import sys; from typer.testing import CliRunner; from pipeline.cli import app\n"
+        f"for name in {[*COMMANDS, '']!r}:\n"
+        "    result = CliRunner().invoke(app, [name, '--help'] if name else ['--help'])\n"
+        "    assert result.exit_code == 0, result.output\n"
+        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[]\n"
+
+
+#: For each command: a call missing its required argument or option, and one naming a file that
+#: does not exist (no library work happens before either is refused).
+USAGE_ERRORS = {
+    "dig": ((["-o", "p.parquet"], "Missing argument 'grids'."), (["no.parquet", "-o", "p"], None)),
+    "generate": (([], "Missing option '--output' / '-o'."), (["-o", "g", "-n", "0"], None)),
+    "grade": (([], "Missing argument 'sources'."), (["x", "--chunk-size", "0"], None)),
+    "render": ((["-o", "b.pdf"], "Missing argument 'puzzles'."), (["no.parquet", "-o", "b"], None)),
+    "run": (([], "Missing argument 'recipe'."), (["no.toml"], None)),
+    "stats": (([], "Missing argument 'source'."), (["no.parquet"], None)),
+    "verify": (([], "Missing argument 'source'."), (["no.parquet"], None)),
+}
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_command_refuses_bad_arguments_in_one_line(name: str) -> None:
+    cases = [
+        (["--no-such-option"], "No such option: --no-such-option"),
+        (["--jobs", "x"] if name in ("dig", "generate", "grade", "run") else ["a", "b", "c"], None),
+        *USAGE_ERRORS[name],
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, [name, *args])
+        assert result.exit_code == BAD_ARGUMENTS, (name, args, result.output)
+        line = one_error_line(result.stderr)
+        assert result.stdout == "" and "Usage:" not in result.output
+        if message is not None:
+            assert line == f"Error: {message}"
+
+
+def test_the_installed_script_keeps_the_contract(tmp_path: Path) -> None:
+    """The console script (not only CliRunner): no panel, no usage block, no traceback."""
+    for args, message in (
+        (["dig", str(tmp_path / "no.parquet"), "-o", "x"], "does not exist"),
+        (["render", str(tmp_path), "-o", "x.pdf", "--trim", "a5"], "'a5' is not one of"),
+        (["frobnicate"], "No such command 'frobnicate'"),
+    ):
+        done = subprocess.run([PIPELINE, *args], capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == BAD_ARGUMENTS and done.stdout == ""
+        assert message in one_error_line(done.stderr)
 
 
 def test_bad_recipe_is_one_error_line(tmp_path: Path) -> None:
     recipe = tmp_path / "bad.toml"
     recipe.write_text('title = "x"\nseed = 1\n[[sections]]\ntier = "easy"\ncount = 0\n')
     result = runner.invoke(app, ["run", str(recipe)])
-    assert result.exit_code == 2
-    assert result.output.startswith("Error: ") and "sections[0].count" in result.output
-    assert "Traceback" not in result.output
+    assert result.exit_code == BAD_ARGUMENTS
+    assert "sections[0].count" in one_error_line(result.stderr)

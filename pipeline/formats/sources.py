@@ -158,8 +158,9 @@ def open_source(spec: str | Path, meter: ReadMeter | None = None) -> Iterator[So
     suffixes = [s.lower() for s in path.suffixes] if path else []
     if suffixes and suffixes[-1] == ".gz":
         suffixes.pop()
-    if meter is not None and path is not None:
-        meter.current = handle
+    metered = meter if path is not None and handle.seekable() else None  # pipes cannot tell()
+    if metered is not None:
+        metered.current = handle
     try:
         head, stream = _sniffed(handle)
         compressed = head.startswith(GZIP_MAGIC)
@@ -171,9 +172,9 @@ def open_source(spec: str | Path, meter: ReadMeter | None = None) -> Iterator[So
         yield Source(name, path, suffixes[-1] if suffixes else "", compressed, head, stream)
     finally:
         if path is not None:
-            if meter is not None:
-                meter.done += os.fstat(handle.fileno()).st_size
-                meter.current = None
+            if metered is not None:
+                metered.done += os.fstat(handle.fileno()).st_size
+                metered.current = None
             handle.close()
 
 

@@ -18,9 +18,11 @@ from pipeline.commands.choices import ALL_CORES
 
 def _usable_jobs(value: int | None) -> int | None:
     """Refuse a worker count joblib would misread, before the command starts."""
+    if value is None:
+        return value
     from pipeline.recipe import JOBS_ALLOWED, usable_jobs
 
-    if value is not None and not usable_jobs(value):
+    if not usable_jobs(value):
         raise typer.BadParameter(f"got {value}; allowed: {JOBS_ALLOWED}")
     return value
 

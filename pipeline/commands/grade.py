@@ -77,7 +77,7 @@ def grade(
     row; with --strict the run stops at the first), 2 for unusable arguments.
     """
     try:
-        tiers = load_recipe(recipe).tier_bands() if recipe else None
+        tiers = load_recipe(recipe).tiers if recipe else ()
     except RecipeError as exc:
         fail(str(exc), BAD_ARGUMENTS)
     with progress_bar(quiet) as bar:

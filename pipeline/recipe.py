@@ -202,10 +202,6 @@ class Recipe:
         """The band this recipe defines for ``name``, or None to use the default band."""
         return next((band for band in self.tiers if band.name == name), None)
 
-    def tier_bands(self, box_rows: int = 3, box_cols: int = 3) -> dict[str, Tier]:
-        """Every band a run of this recipe digs and grades grids of this box shape against."""
-        return bands_for(self.tiers, box_rows, box_cols)
-
 
 def bands_for(own: Sequence[Tier], box_rows: int, box_cols: int) -> dict[str, Tier]:
     """The bands for one grid shape, as a run resolves them and ``pipeline grade --recipe``

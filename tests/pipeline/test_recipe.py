@@ -11,8 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine
+from engine.dig import tiers_for
 from engine.tiers import TIERS
-from pipeline.recipe import RecipeError, load_recipe, parse_recipe, recipe_hash, with_overrides
+from pipeline.recipe import (
+    RecipeError,
+    bands_for,
+    load_recipe,
+    parse_recipe,
+    recipe_hash,
+    with_overrides,
+)
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SOURCE = "test.toml"
@@ -105,9 +114,10 @@ def test_valid_mapping_and_defaults():
     assert (six.box, six.symmetry, sixteen.box, sixteen.layout) == ("2x3", "rotate180", "4x4", 1)
     assert recipe.tier("gentle").score == (0.5, 2.0)
     assert recipe.tier("easy") is None
-    bands = recipe.tier_bands()
+    bands = bands_for(recipe.tiers, 3, 3)
     # the recipe's own bands first, as a run has them: "gentle" is not claimed by "easy" first
     assert list(bands) == ["gentle", *TIERS] and bands["gentle"] is recipe.tier("gentle")
+    assert bands_for(recipe.tiers, 4, 4)["medium"] == tiers_for(engine.geometry(4, 4))["medium"]
     assert recipe.parallel.backend == "loky" and recipe.parallel.scheduler is None
     assert recipe.print.options.trim == "6x9" and recipe.print.about
     assert str(recipe.output) == "output" and recipe.author == ""

@@ -2,7 +2,7 @@
 
 Schema (every key is optional unless marked required; ``configs/nightly.toml`` shows it in use)::
 
-    title    = "Nightly Sudoku" # required, non-empty
+    title    = "Nightly Sudoku"  # required, non-empty
     author   = ""                # default ""
     seed     = 20261122          # integer >= 0: the run seed every chunk's RNG comes from; leave
                                  # it out for a daily seed (a new book each calendar day, derived
@@ -131,7 +131,7 @@ SECTION_KEYS = (
 DIG_ONLY_KEYS = ("symmetry", "minimal")  # shape dug puzzles; meaningless with ``source``
 #: How a section with ``source`` orders the file's puzzles of its tier before taking ``count``.
 ORDERS = ("file", "easiest", "hardest", "random")
-UTC = "UTC"
+DEFAULT_TIMEZONE = "UTC"  # whose calendar day picks a daily seed, unless the recipe names one
 # Keys of the recipe hash that change where or how fast a run goes, not what it makes.
 RUN_ONLY_KEYS = ("source", "output")
 RUN_ONLY_PARALLEL_KEYS = ("n_jobs", "backend", "scheduler")
@@ -191,7 +191,7 @@ class Recipe:
     seed: int | None
     sections: tuple[SectionSpec, ...]
     author: str = ""
-    timezone: str = UTC
+    timezone: str = DEFAULT_TIMEZONE
     output: Path = Path("output")
     tiers: tuple[Tier, ...] = ()
     parallel: ParallelSpec = field(default_factory=ParallelSpec)
@@ -476,7 +476,7 @@ def _output(top: _Table) -> Path:
 
 
 def _timezone(top: _Table) -> str:
-    name = top.string("timezone", UTC)
+    name = top.string("timezone", DEFAULT_TIMEZONE)
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):

@@ -2,14 +2,16 @@
 
 Stages of :func:`run_book`:
 
-1. plan every section in chunks (``parallel.chunk_size`` puzzles each);
+0. a recipe without seed gets the day's (:mod:`pipeline.daily`); a section with ``source``
+   takes its puzzles from that file (:mod:`pipeline.source_sections`), new ones only, first;
+1. plan every other section in chunks (``parallel.chunk_size`` puzzles each);
 2. *dig*: each chunk makes its puzzles (random solution grid -> ``engine.dig`` to the section's
    tier -> grade -> canonical form and id) and is stored as ``chunks/<name>.parquet`` the moment
    it arrives; chunks already on disk are read back instead, which is how a killed run resumes;
 3. *dedupe*: a puzzle whose id is in the catalog (an earlier book) or earlier in this run is
    dropped, and replacement chunks (further chunk numbers, so still deterministic) fill the gap;
-4. *store* ``puzzles.parquet`` and add the run to the catalog; *render* the PDF; write the report
-   and ``manifest.json``.
+4. *store* ``puzzles.parquet`` (its metadata holds the bands used per box shape) and add the run
+   to the catalog; *render* the PDF; write the report and ``manifest.json``.
 
 The run folder is ``<output>/<book-slug>/<run-id>``, the run id a function of the recipe's content
 and seed, so the same command finds the same folder again. A lock file in it names the pid of the
@@ -126,7 +128,9 @@ def slug(title: str) -> str:
 
 
 def run_id(recipe: Recipe) -> str:
-    """Run id from the content hash and seed: the same recipe and seed find the same folder."""
+    """Run id from the content hash and seed: the same recipe and seed find the same folder.
+    A daily recipe has its seed only once :func:`pipeline.daily.with_run_seed` gave it one."""
+    assert recipe.seed is not None, "a daily recipe needs pipeline.daily.with_run_seed first"
     return f"{recipe.seed}-{recipe_hash(recipe)[:RUN_ID_HASH]}"
 
 

@@ -98,6 +98,7 @@ def test_nightly_is_a_real_book():
     tiers = [section.tier for section in recipe.sections]
     assert tiers == ["easy", "medium", "hard", "expert", "extreme"]
     assert {(section.size, section.count) for section in recipe.sections} == {(9, 40)}
+    assert recipe.seed is None and recipe.timezone == "UTC"  # a new book each day
 
 
 def test_kids_and_giant_shapes():

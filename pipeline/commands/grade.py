@@ -57,7 +57,7 @@ def grade(
         typer.Option(
             exists=True,
             dir_okay=False,
-            help="Recipe whose tier bands to use, its own first (as its run labels them).",
+            help="Recipe whose tier bands to use for each grid size, as its run labels them.",
         ),
     ] = None,
     strict: Annotated[

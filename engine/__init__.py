@@ -9,7 +9,7 @@ from engine.geometry import SYMBOLS, Geometry, geometry, geometry_for
 from engine.grade import Grade, grade, grade_within
 from engine.grade_table import GradeTable, grade_many
 from engine.grids import random_grid, random_grid_array, random_grids
-from engine.logic import TECHNIQUES
+from engine.logic import TECHNIQUE_NAMES, TECHNIQUES
 from engine.solver import MultipleSolutions, NoSolution, count_many, count_solutions, solve
 from engine.text import Grid, InvalidPuzzle, parse, to_text
 from engine.tiers import TIERS, InvalidTiers, Tier, tiers_from_mapping
@@ -17,6 +17,7 @@ from engine.tiers import TIERS, InvalidTiers, Tier, tiers_from_mapping
 __all__ = [
     "SYMBOLS",
     "TECHNIQUES",
+    "TECHNIQUE_NAMES",
     "TIERS",
     "Canonical",
     "DigFailed",

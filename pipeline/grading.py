@@ -15,7 +15,7 @@ import heapq
 import math
 import warnings
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path
@@ -30,7 +30,7 @@ import engine
 from engine import InvalidPuzzle, MultipleSolutions, NoSolution, Tier
 from pipeline.formats import FormatError, InputRow, InputSize, ReadMeter, input_size, read_puzzles
 from pipeline.formats.writers import output_kind, write_tables
-from pipeline.recipe import ALL_CORES, JOBS_ALLOWED, usable_jobs
+from pipeline.recipe import ALL_CORES, JOBS_ALLOWED, bands_for, usable_jobs
 
 OK, INVALID, NO_SOLUTION, MULTIPLE = "ok", "invalid", "no_solution", "multiple_solutions"
 STATUSES = (OK, INVALID, NO_SOLUTION, MULTIPLE)
@@ -96,8 +96,9 @@ VERDICT_COLUMNS = (
     "solution",
 )
 VERDICT_SCHEMA = pa.schema([SCHEMA.field(name) for name in VERDICT_COLUMNS])
-#: What a worker receives: a chunk's well-formed ``(puzzle, box)`` pairs, and the tier bands.
-Task = tuple[list[tuple[str, tuple[int, int]]], Mapping[str, Tier] | None]
+#: What a worker receives: a chunk's well-formed ``(puzzle, box)`` pairs, and a recipe's own
+#: tier bands (each grid size adds its defaults, :func:`pipeline.recipe.bands_for`).
+Task = tuple[list[tuple[str, tuple[int, int]]], tuple[Tier, ...]]
 
 
 class Verdicts(NamedTuple):
@@ -111,15 +112,16 @@ class Verdicts(NamedTuple):
 def grade_chunk(task: Task) -> Verdicts:
     """Verdicts for a chunk of well-formed ``(puzzle, box)`` pairs, in their order.
 
-    One ``engine.grade_many`` call per grid size: logic proves most puzzles unique on its own,
-    and the engine counts solutions only where it must.
+    One ``engine.grade_many`` call per grid size, with that size's bands as a run uses them:
+    logic proves most puzzles unique on its own, and the engine counts solutions only where it
+    must.
     """
-    puzzles, tiers = task
+    puzzles, own = task
     by_box: dict[tuple[int, int], list[int]] = {}
     for index, (_, box) in enumerate(puzzles):
         by_box.setdefault(box, []).append(index)
     parts = [
-        _verdicts(engine.grade_many([puzzles[i][0] for i in indices], tiers, box))
+        _verdicts(engine.grade_many([puzzles[i][0] for i in indices], bands_for(own, *box), box))
         for box, indices in by_box.items()
     ]
     if len(parts) == 1:
@@ -189,6 +191,7 @@ class Summary:
     tier_order: Sequence[str] = engine.TIERS  # the bands' names, easiest first
     statuses: Counter[str] = field(default_factory=Counter)
     tiers: Counter[str] = field(default_factory=Counter)
+    hardest_techniques: Counter[str] = field(default_factory=Counter)  # technique id -> puzzles
     score_bins: Counter[int] = field(default_factory=Counter)  # floor(score) -> count
     iteration_bins: Counter[int] = field(default_factory=Counter)  # iterations // BIN -> count
     score_total: float = 0.0
@@ -223,6 +226,7 @@ class Summary:
         iterations = graded.column("iterations").to_numpy()
         tiers = graded.column("tier").fill_null(NO_TIER).to_pylist()
         self.tiers.update(tiers)
+        self.hardest_techniques.update(graded.column("hardest").drop_null().to_pylist())
         self.score_bins.update(np.floor(score).astype(np.int64).tolist())
         self.iteration_bins.update((iterations // ITERATION_BIN).tolist())
         self.score_total += float(score.sum())
@@ -244,8 +248,9 @@ def _keep_top(heap: list[tuple[float, int, str]], item: tuple[float, int, str]) 
 
 
 def format_summary(summary: Summary) -> str:
-    """The terminal report: statuses, tiers (easiest first), score and iteration spreads, the
-    hardest and slowest puzzles, the first rows that are not ok."""
+    """The terminal report: statuses, tiers (easiest first), hardest techniques (by the names
+    solvers use), score and iteration spreads, the hardest and slowest puzzles, the first rows
+    that are not ok."""
     total = summary.rows
     lines = [f"{total} rows"]
     lines += [f"  {status:<20}{summary.statuses[status]:>9}" for status in STATUSES]
@@ -256,6 +261,12 @@ def format_summary(summary: Summary) -> str:
             f"  {tier:<20}{count:>9}" for tier, count in _by_tier(summary.tiers, summary.tier_order)
         ]
         mean = summary.score_total / graded
+        lines.append("hardest technique")
+        lines += [
+            f"  {engine.TECHNIQUE_NAMES[name]:<30}{summary.hardest_techniques[name]:>9}"
+            for name in engine.TECHNIQUES
+            if summary.hardest_techniques[name]
+        ]
         lines.append(
             f"score  min {summary.score_min:.2f}  mean {mean:.2f}  max {summary.score_max:.2f}"
         )
@@ -340,7 +351,7 @@ def _in_order(
 
 def _result_tables(
     chunks: Iterator[list[InputRow]],
-    tiers: Mapping[str, Tier] | None,
+    tiers: tuple[Tier, ...],
     n_jobs: int,
     strict: bool,
     summary: Summary,
@@ -379,7 +390,7 @@ def grade_files(
     fmt: str | None = None,
     column: str | None = None,
     box: str | None = None,
-    tiers: Mapping[str, Tier] | None = None,
+    tiers: Sequence[Tier] = (),
     n_jobs: int = ALL_CORES,
     chunk_size: int = DEFAULT_CHUNK,
     strict: bool = False,
@@ -388,10 +399,11 @@ def grade_files(
     """Grade every puzzle-like row of ``sources`` (paths or ``-``), one output row each.
 
     ``fmt``, ``column`` and ``box`` are as in :func:`pipeline.formats.read_puzzles`; ``tiers``
-    replaces the engine's default bands; ``on_progress`` is called as chunks are done (for a
-    progress bar). Raises :class:`UnusableArguments` before any grading when the arguments cannot
-    work, and :class:`StrictStop` at the first row that is not ok when ``strict`` (the output
-    is then not written: writes are atomic).
+    are a recipe's own bands, put before each grid size's defaults as a run does;
+    ``on_progress`` is called as chunks are done (for a progress bar). Raises
+    :class:`UnusableArguments` before any grading when the arguments cannot work, and
+    :class:`StrictStop` at the first row that is not ok when ``strict`` (the output is then not
+    written: writes are atomic).
     """
     if not usable_jobs(n_jobs):
         raise UnusableArguments(f"--jobs must be {JOBS_ALLOWED}, got {n_jobs}")
@@ -405,7 +417,7 @@ def grade_files(
         size = input_size(sources, fmt, column)
     except FormatError as exc:
         raise UnusableArguments(str(exc)) from None
-    summary = Summary(tuple(tiers) if tiers else engine.TIERS)
+    summary = Summary(tuple(dict.fromkeys([*(band.name for band in tiers), *engine.TIERS])))
     rows = 0
 
     def chunk_done(count: int, bytes_read: int) -> None:
@@ -414,9 +426,22 @@ def grade_files(
         on_progress(Done(rows, bytes_read, size))
 
     on_progress(Done(0, 0, size))  # the total, before the first chunk is done
-    tables = _result_tables(chunks, tiers, n_jobs, strict, summary, meter, chunk_done)
+    tables = _result_tables(chunks, tuple(tiers), n_jobs, strict, summary, meter, chunk_done)
     if output is None:
         deque(tables, maxlen=0)  # grade for the summary alone
     else:
         write_tables(tables, output, SCHEMA)
     return summary
+
+
+def graded_table(
+    source: Path, tiers: Sequence[Tier] = (), n_jobs: int = ALL_CORES, box: str | None = None
+) -> pa.Table:
+    """Every puzzle-like row of one file graded (:data:`SCHEMA`), each grid size by its bands as
+    in :func:`grade_files`: what a recipe section that prints others' puzzles selects from."""
+    try:
+        chunks = read_puzzles([source], box=box)
+    except FormatError as exc:
+        raise UnusableArguments(str(exc)) from None
+    tables = _result_tables(chunks, tuple(tiers), n_jobs, False, Summary(), lambda count: None)
+    return pa.concat_tables([SCHEMA.empty_table(), *tables])

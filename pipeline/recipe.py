@@ -2,10 +2,13 @@
 
 Schema (every key is optional unless marked required; ``configs/nightly.toml`` shows it in use)::
 
-    title  = "Nightly Sudoku"   # required, non-empty
-    author = ""                  # default ""
-    seed   = 20261122            # required, integer >= 0: the run seed every chunk's RNG comes from
-    output = "output"            # folder for run folders and the catalog
+    title    = "Nightly Sudoku"  # required, non-empty
+    author   = ""                # default ""
+    seed     = 20261122          # integer >= 0: the run seed every chunk's RNG comes from; leave
+                                 # it out for a daily seed (a new book each calendar day, derived
+                                 # from the date and the recipe: pipeline.daily)
+    timezone = "Europe/Paris"    # IANA zone whose calendar day picks the daily seed (default UTC)
+    output   = "output"          # folder for run folders and the catalog
 
     [tiers.<name>]               # optional: define a tier or override a default one
                                  # (engine.tiers: defaults and how a band admits a puzzle)
@@ -32,6 +35,10 @@ Schema (every key is optional unless marked required; ``configs/nightly.toml`` s
 
     [[sections]]                 # at least one, printed in this order
     title    = "Easy"            # default: the tier's name, capitalised
+    source   = "collection.sdk"  # print puzzles from this file (relative to the recipe; any
+                                 # format `pipeline grade` reads) instead of digging them
+    order    = "file"            # with source: which matching puzzles come first: file |
+                                 # easiest | hardest | random (seeded by the run seed)
     size     = 9                 # 4 .. 64, not prime (default 9, or rows*cols of `box`)
     box      = "3x3"             # ROWSxCOLS, must multiply to size (default: as square as possible)
     tier     = "easy"            # required: a default tier or one defined under [tiers]
@@ -39,6 +46,7 @@ Schema (every key is optional unless marked required; ``configs/nightly.toml`` s
     symmetry = "rotate180"       # none | rotate180 | rotate90 | mirror_horizontal |
                                  # mirror_vertical | diagonal | anti_diagonal (default none)
     minimal  = true              # every given needed for uniqueness (default true)
+                                 # (symmetry and minimal shape dug puzzles: not with source)
     layout   = 4                 # puzzles per page: 1, 2, 4 or 6 (default 4 up to 9x9, else 1)
 
 Any unknown key or bad value raises :class:`RecipeError` whose message names the file, the dotted
@@ -59,11 +67,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine.dig import SYMMETRIES
-from engine.geometry import MAX_SIZE, MIN_SIZE, default_box, parse_box
+from engine.dig import SYMMETRIES, tiers_for
+from engine.geometry import MAX_SIZE, MIN_SIZE, default_box, geometry, parse_box
 from engine.logic.state import TECHNIQUE_INDEX, TECHNIQUES
-from engine.tiers import BAND_KEYS, DEFAULT_TIERS, TIERS, InvalidTiers, Tier, tiers_from_mapping
+from engine.tiers import BAND_KEYS, TIERS, InvalidTiers, Tier, tiers_from_mapping
 from pipeline.render.book import LAYOUTS
 from pipeline.render.options import (
     IMPOSITIONS,
@@ -85,7 +94,17 @@ LARGE_GRID_LAYOUT = 1  # and beyond
 TIER_NAME = re.compile(r"[a-z][a-z0-9_-]*\Z")
 SCHEDULER_ADDRESS = re.compile(r"tcp://[A-Za-z0-9.\-\[\]:]+:(\d{1,5})\Z")
 MAX_PORT = 65535
-TOP_KEYS = ("title", "author", "seed", "output", "tiers", "parallel", "print", "sections")
+TOP_KEYS = (
+    "title",
+    "author",
+    "seed",
+    "timezone",
+    "output",
+    "tiers",
+    "parallel",
+    "print",
+    "sections",
+)
 PARALLEL_KEYS = ("n_jobs", "backend", "scheduler", "chunk_size")
 PRINT_KEYS = (
     "trim",
@@ -97,7 +116,22 @@ PRINT_KEYS = (
     "about",
 )
 TRIM_KEYS = ("width", "height")
-SECTION_KEYS = ("title", "size", "box", "tier", "count", "symmetry", "minimal", "layout")
+SECTION_KEYS = (
+    "title",
+    "size",
+    "box",
+    "tier",
+    "count",
+    "symmetry",
+    "minimal",
+    "layout",
+    "source",
+    "order",
+)
+DIG_ONLY_KEYS = ("symmetry", "minimal")  # shape dug puzzles; meaningless with ``source``
+#: How a section with ``source`` orders the file's puzzles of its tier before taking ``count``.
+ORDERS = ("file", "easiest", "hardest", "random")
+DEFAULT_TIMEZONE = "UTC"  # whose calendar day picks a daily seed, unless the recipe names one
 # Keys of the recipe hash that change where or how fast a run goes, not what it makes.
 RUN_ONLY_KEYS = ("source", "output")
 RUN_ONLY_PARALLEL_KEYS = ("n_jobs", "backend", "scheduler")
@@ -127,7 +161,8 @@ class PrintSpec:
 
 @dataclass(frozen=True)
 class SectionSpec:
-    """One section of the book: ``count`` puzzles of one shape and tier."""
+    """One section of the book: ``count`` puzzles of one shape and tier, dug, or taken from the
+    file ``source`` in ``order``."""
 
     title: str
     size: int
@@ -138,6 +173,8 @@ class SectionSpec:
     symmetry: str = "none"
     minimal: bool = True
     layout: int = SMALL_GRID_LAYOUT
+    source: Path | None = None
+    order: str = "file"
 
     @property
     def box(self) -> str:
@@ -147,12 +184,14 @@ class SectionSpec:
 
 @dataclass(frozen=True)
 class Recipe:
-    """A validated run recipe. ``tiers`` holds only the bands the recipe defines itself."""
+    """A validated run recipe. ``tiers`` holds only the bands the recipe defines itself;
+    ``seed`` is None when the run derives one from the day (:mod:`pipeline.daily`)."""
 
     title: str
-    seed: int
+    seed: int | None
     sections: tuple[SectionSpec, ...]
     author: str = ""
+    timezone: str = DEFAULT_TIMEZONE
     output: Path = Path("output")
     tiers: tuple[Tier, ...] = ()
     parallel: ParallelSpec = field(default_factory=ParallelSpec)
@@ -163,9 +202,31 @@ class Recipe:
         """The band this recipe defines for ``name``, or None to use the default band."""
         return next((band for band in self.tiers if band.name == name), None)
 
-    def tier_bands(self) -> dict[str, Tier]:
-        """Every band the grader should use, in a run's order (:func:`own_bands_first`)."""
-        return own_bands_first(self.tiers, DEFAULT_TIERS)
+
+def bands_for(own: Sequence[Tier], box_rows: int, box_cols: int) -> dict[str, Tier]:
+    """The bands for one grid shape, as a run resolves them and ``pipeline grade --recipe``
+    re-grades by: the recipe's own tiers first, then the engine's defaults for that size
+    (:func:`engine.dig.tiers_for`: from 16x16 up, bands people solve at that size)."""
+    return own_bands_first(own, tiers_for(geometry(box_rows, box_cols)))
+
+
+def bands_table(bands: Mapping[str, Tier]) -> list[dict[str, Any]]:
+    """Bands in the order a puzzle is tested against them (a list: JSON objects lose order), each
+    its name and the keys it constrains as a recipe's ``[tiers]`` writes them, with null for an
+    open bound (standard JSON has no infinity): what a run records of its bands."""
+    table = []
+    for name, band in bands.items():
+        fields = {key: getattr(band, key) for key in BAND_KEYS if getattr(band, key) is not None}
+        table.append(
+            {"name": name}
+            | {
+                key: [None if math.isinf(bound) else bound for bound in value]
+                if isinstance(value, tuple)
+                else value
+                for key, value in fields.items()
+            }
+        )
+    return table
 
 
 def own_bands_first(own: Sequence[Tier], defaults: Mapping[str, Tier]) -> dict[str, Tier]:
@@ -366,7 +427,23 @@ def _shape(table: _Table) -> tuple[int, int, int]:
     return size, rows, cols
 
 
-def _section(table: _Table, tiers: tuple[str, ...]) -> SectionSpec:
+def _source(table: _Table, base: Path) -> Path | None:
+    """The file a section prints puzzles from (relative to the recipe's folder), or None."""
+    name = table.string("source", None)
+    if name is None:
+        if "order" in table.value:
+            table.fail("order", "applies only to a section with source = a puzzle file")
+        return None
+    given = [key for key in DIG_ONLY_KEYS if key in table.value]
+    if given:
+        table.fail(given[0], "shapes dug puzzles; a section with source prints them as they are")
+    path = base / name
+    if not name.strip() or not path.is_file():
+        table.fail("source", f"got {name!r}; allowed: a puzzle file (no file {path})")
+    return path
+
+
+def _section(table: _Table, tiers: tuple[str, ...], base: Path) -> SectionSpec:
     size, rows, cols = _shape(table)
     tier = table.string("tier", _REQUIRED, tiers)
     section = SectionSpec(
@@ -381,6 +458,8 @@ def _section(table: _Table, tiers: tuple[str, ...]) -> SectionSpec:
         layout=table.get(
             "layout", SMALL_GRID_LAYOUT if size <= DEFAULT_SIZE else LARGE_GRID_LAYOUT
         ),
+        source=_source(table, base),
+        order=table.string("order", "file", ORDERS),
     )
     if not _is_int(section.layout) or section.layout not in LAYOUTS:
         table.fail("layout", f"got {_shown(section.layout)}; allowed: one of {_listed(LAYOUTS)}")
@@ -396,8 +475,20 @@ def _output(top: _Table) -> Path:
     return Path(output)
 
 
-def parse_recipe(mapping: Mapping[str, Any], source: str = "<recipe>") -> Recipe:
-    """Validate a recipe already read from TOML; ``source`` names it in error messages."""
+def _timezone(top: _Table) -> str:
+    name = top.string("timezone", DEFAULT_TIMEZONE)
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        top.fail("timezone", f'got {name!r}; allowed: an IANA time zone such as "Europe/Paris"')
+    return name
+
+
+def parse_recipe(
+    mapping: Mapping[str, Any], source: str = "<recipe>", base: Path = Path()
+) -> Recipe:
+    """Validate a recipe already read from TOML; ``source`` names it in error messages, ``base``
+    is the folder that sections' ``source`` files are relative to."""
     top = _Table(mapping, "", source, TOP_KEYS)
     title = top.string("title")
     if not title.strip():
@@ -407,12 +498,15 @@ def parse_recipe(mapping: Mapping[str, Any], source: str = "<recipe>") -> Recipe
     return Recipe(
         title=title,
         author=top.string("author", ""),
-        seed=top.integer("seed"),
+        seed=top.integer("seed", None),
+        timezone=_timezone(top),
         output=_output(top),
         tiers=tiers,
         parallel=_parallel(top),
         print=_print(top),
-        sections=tuple(_section(table, names) for table in top.tables("sections", SECTION_KEYS)),
+        sections=tuple(
+            _section(table, names, base) for table in top.tables("sections", SECTION_KEYS)
+        ),
         source=source,
     )
 
@@ -433,12 +527,13 @@ def with_overrides(
     parallel.update({key: value for key, value in given.items() if value is not None})
     mapping = {
         "output": str(recipe.output if output is None else output),
-        "seed": recipe.seed if seed is None else seed,
         "parallel": {key: value for key, value in parallel.items() if value is not None},
     }
+    if seed is not None or recipe.seed is not None:
+        mapping["seed"] = recipe.seed if seed is None else seed
     top = _Table(mapping, "", f"{recipe.source} with command-line options", TOP_KEYS)
     return dataclasses.replace(
-        recipe, output=_output(top), seed=top.integer("seed"), parallel=_parallel(top)
+        recipe, output=_output(top), seed=top.integer("seed", None), parallel=_parallel(top)
     )
 
 
@@ -454,19 +549,31 @@ def load_recipe(path: str | Path) -> Recipe:
         raise RecipeError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise RecipeError(f"{path}: TOML syntax error: {exc}") from None
-    return parse_recipe(mapping, str(path))
+    return parse_recipe(mapping, str(path), path.parent)
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file's bytes (a section's source, for the recipe hash and the manifest)."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError as exc:
+        raise RecipeError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def recipe_hash(recipe: Recipe) -> str:
     """SHA-256 of what decides the book's content (puzzles and print), for the manifest.
 
     The file name, output folder and n_jobs / backend / scheduler are left out: they change where
-    and how fast a run goes, never its puzzles, so command-line overrides keep the hash.
+    and how fast a run goes, never its puzzles, so command-line overrides keep the hash. A
+    section's ``source`` counts by the file's content, not its path.
     """
     content = dataclasses.asdict(recipe)
     for key in RUN_ONLY_KEYS:
         del content[key]
     for key in RUN_ONLY_PARALLEL_KEYS:
         del content["parallel"][key]
+    for section in content["sections"]:
+        if section["source"] is not None:
+            section["source"] = file_digest(section["source"])
     text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine import TECHNIQUE_NAMES
 from pipeline.store import write_text
 
 QUANTILES = 4  # quartiles of the score
@@ -102,9 +103,8 @@ def format_summary(summary: Summary) -> str:
             lines += ["", f"{g.size}x{g.size} {g.tier}:"]
             spread = ", ".join(f"{k}: {v}" for k, v in g.iterations.items())
             lines.append(f"- iterations (passes: puzzles): {spread}")
-            lines.append(
-                "- hardest technique: " + ", ".join(f"{k} {v}" for k, v in g.hardest.items())
-            )
+            hardest = ", ".join(f"{TECHNIQUE_NAMES.get(k, k)} {v}" for k, v in g.hardest.items())
+            lines.append(f"- hardest technique: {hardest}")
     return "\n".join(lines) + "\n"
 
 

@@ -2,14 +2,16 @@
 
 Stages of :func:`run_book`:
 
-1. plan every section in chunks (``parallel.chunk_size`` puzzles each);
+0. a recipe without seed gets the day's (:mod:`pipeline.daily`); a section with ``source``
+   takes its puzzles from that file (:mod:`pipeline.source_sections`), new ones only, first;
+1. plan every other section in chunks (``parallel.chunk_size`` puzzles each);
 2. *dig*: each chunk makes its puzzles (random solution grid -> ``engine.dig`` to the section's
    tier -> grade -> canonical form and id) and is stored as ``chunks/<name>.parquet`` the moment
    it arrives; chunks already on disk are read back instead, which is how a killed run resumes;
 3. *dedupe*: a puzzle whose id is in the catalog (an earlier book) or earlier in this run is
    dropped, and replacement chunks (further chunk numbers, so still deterministic) fill the gap;
-4. *store* ``puzzles.parquet`` and add the run to the catalog; *render* the PDF; write the report
-   and ``manifest.json``.
+4. *store* ``puzzles.parquet`` (its metadata holds the bands used per box shape) and add the run
+   to the catalog; *render* the PDF; write the report and ``manifest.json``.
 
 The run folder is ``<output>/<book-slug>/<run-id>``, the run id a function of the recipe's content
 and seed, so the same command finds the same folder again. A lock file in it names the pid of the
@@ -18,6 +20,7 @@ run writing there; a lock left by a dead process is taken over.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import re
@@ -25,19 +28,31 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 import engine
 from engine.canon import canonical_many
-from engine.dig import DigFailed, DigResult, ImpossibleBand, dig, tiers_for
+from engine.dig import DigFailed, DigResult, ImpossibleBand, dig
 from engine.tiers import Tier
 from pipeline import report
+from pipeline.about import about_text
+from pipeline.daily import with_run_seed
+from pipeline.grading import UnusableArguments
 from pipeline.parallel import Chunk, plan_chunks, run_tasks
-from pipeline.recipe import ParallelSpec, Recipe, SectionSpec, own_bands_first, recipe_hash
+from pipeline.recipe import (
+    ParallelSpec,
+    Recipe,
+    SectionSpec,
+    bands_for,
+    bands_table,
+    file_digest,
+    recipe_hash,
+)
 from pipeline.render import Book, PrintOptions, Section, puzzle_from_row, render_book
+from pipeline.source_sections import ranked_puzzles
 from pipeline.store import (
     CHUNKS,
     GRID_SCHEMA,
@@ -58,11 +73,7 @@ RUN_ID_HASH = 10  # hex digits of the recipe hash in a run id
 MAX_DIG_ATTEMPTS = 25  # fresh grids tried for one puzzle before the section is declared stuck
 MAX_DEDUPE_ROUNDS = 20  # rounds of replacement chunks before giving up on new puzzles
 VERSIONED = ("numpy", "numba", "polars", "pyarrow", "joblib", "reportlab")
-ABOUT = (
-    "Each puzzle has exactly one solution, reachable by logic. Tiers follow the hardest "
-    "reasoning a puzzle needs, as rated on the Sudoku Explainer scale: easy puzzles need only "
-    "singles; harder tiers need pairs, wings, fish and chains."
-)
+BANDS_KEY = b"sudoku.bands"  # puzzles.parquet metadata: the bands used per box shape (JSON)
 
 
 class PipelineError(ValueError):
@@ -106,10 +117,9 @@ class RunResult:
 
 
 def section_tiers(section: SectionSpec, defined: Sequence[Tier] = ()) -> dict[str, Tier]:
-    """The bands a section digs and grades against: ``defined`` (the recipe's own tiers), then
-    the digger's defaults for the grid size (large grids have their own; see
-    :func:`pipeline.recipe.own_bands_first`)."""
-    return own_bands_first(defined, tiers_for(engine.geometry(section.box_rows, section.box_cols)))
+    """The bands a section digs and grades against (:func:`pipeline.recipe.bands_for` its shape,
+    ``defined`` the recipe's own tiers)."""
+    return bands_for(defined, section.box_rows, section.box_cols)
 
 
 def slug(title: str) -> str:
@@ -118,7 +128,9 @@ def slug(title: str) -> str:
 
 
 def run_id(recipe: Recipe) -> str:
-    """Run id from the content hash and seed: the same recipe and seed find the same folder."""
+    """Run id from the content hash and seed: the same recipe and seed find the same folder.
+    A daily recipe has its seed only once :func:`pipeline.daily.with_run_seed` gave it one."""
+    assert recipe.seed is not None, "a daily recipe needs pipeline.daily.with_run_seed first"
     return f"{recipe.seed}-{recipe_hash(recipe)[:RUN_ID_HASH]}"
 
 
@@ -168,17 +180,22 @@ def dig_one(solution: str, section: SectionSpec, tiers: Mapping[str, Tier], seed
 
 
 def puzzle_row(
-    result: DigResult, section: SectionSpec, canonical: str, provenance: Mapping[str, Any]
+    givens: str,
+    solution: str,
+    grade: engine.Grade,
+    section: SectionSpec,
+    canonical: str,
+    provenance: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """A store row (:data:`pipeline.store.PUZZLE_SCHEMA`) for a dig result."""
-    grade = result.grade
+    """A store row (:data:`pipeline.store.PUZZLE_SCHEMA`) for a graded puzzle of the section;
+    ``provenance`` gives symmetry, attempts, seed, section, chunk, position and run id."""
     return {
         "id": puzzle_id(section.box_rows, section.box_cols, canonical),
         "size": section.size,
         "box_rows": section.box_rows,
         "box_cols": section.box_cols,
-        "givens": result.puzzle,
-        "solution": result.solution,
+        "givens": givens,
+        "solution": solution,
         "canonical": canonical,
         "clues": grade.clues,
         "tier": section.tier,
@@ -189,8 +206,6 @@ def puzzle_row(
             {"technique": name, "steps": steps} for name, steps in grade.steps_per_technique.items()
         ],
         "passes": [int(p) for p in grade.cell_passes],
-        "symmetry": result.symmetry,
-        "attempts": result.attempts,
         **provenance,
         "created": _now(),
     }
@@ -225,10 +240,14 @@ def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
     forms = canonical_many([result.puzzle for result in results], section.box)
     return [
         puzzle_row(
-            result,
+            result.puzzle,
+            result.solution,
+            result.grade,
             section,
             form,
             {
+                "symmetry": result.symmetry,
+                "attempts": result.attempts,
                 "seed": job.run_seed,
                 "section": chunk.section,
                 "chunk": chunk.index,
@@ -319,18 +338,70 @@ def make_chunks(
     return done, len(jobs) - len(todo)
 
 
+def source_rows(
+    recipe: Recipe, index: int, seen: set[str], rid: str
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A ``source`` section's puzzles: the first ``count`` of the file's ranked puzzles
+    (:func:`pipeline.source_sections.ranked_puzzles`) that are new to ``seen`` (the catalog and
+    this run; added to it), graded once more for the answer key's passes; and what the manifest
+    records of the file."""
+    spec = recipe.sections[index]
+    try:
+        ranked, counts = ranked_puzzles(spec, index, recipe)
+    except UnusableArguments as exc:
+        raise PipelineError(f"section {spec.title!r}: {exc}") from None
+    bands = section_tiers(spec, recipe.tiers)
+    rows: list[dict[str, Any]] = []
+    duplicates = 0
+    for start in range(0, len(ranked), spec.count):  # canonical forms a batch at a time
+        if len(rows) == spec.count:
+            break
+        batch = ranked[start : start + spec.count]
+        forms = canonical_many([item["puzzle"] for item in batch], spec.box)
+        for item, form in zip(batch, forms, strict=True):
+            if len(rows) == spec.count:
+                break
+            if puzzle_id(spec.box_rows, spec.box_cols, form) in seen:
+                duplicates += 1
+                continue
+            provenance = {"symmetry": None, "attempts": 0, "seed": recipe.seed, "section": index}
+            provenance |= {"chunk": None, "position": item["line"], "run_id": rid}
+            grade = engine.grade(item["puzzle"], bands, spec.box)
+            rows.append(puzzle_row(item["puzzle"], item["solution"], grade, spec, form, provenance))
+            seen.add(rows[-1]["id"])
+    if len(rows) < spec.count:
+        raise PipelineError(
+            f"section {spec.title!r}: {spec.source} has {len(rows)} new {spec.tier!r} puzzles of "
+            f"{spec.size}x{spec.size}, {spec.count} wanted (of {counts['rows']} rows, "
+            f"{counts['skipped']} invalid, of another shape or not unique, {counts['other_tier']} "
+            f"of another tier, {duplicates} already in a book or this one)"
+        )
+    record = {"section": index, "file": str(spec.source), "sha256": file_digest(spec.source)}
+    return rows, record | counts | {"duplicates": duplicates, "chosen": len(rows)}
+
+
 def select_puzzles(
     recipe: Recipe, store: ChunkStore, known: set[str], rid: str, quiet: bool
-) -> tuple[list[list[dict[str, Any]]], dict[str, int]]:
-    """Each section's puzzles, new to the catalog and to this run, with replacement chunks dug
-    until every section is full; also counts (chunks resumed, dug, duplicates dropped)."""
+) -> tuple[list[list[dict[str, Any]]], dict[str, int], list[dict[str, Any]]]:
+    """Each section's puzzles, new to the catalog and to this run: ``source`` sections first,
+    from their files, then dug ones, with replacement chunks dug until every section is full;
+    also counts (chunks resumed, dug, duplicates dropped) and a record of each source file."""
     tiers = [section_tiers(spec, recipe.tiers) for spec in recipe.sections]
     size = recipe.parallel.chunk_size
-    planned = [plan_chunks(s, spec.count, size) for s, spec in enumerate(recipe.sections)]
-    next_index = [len(chunks) for chunks in planned]
     chosen: list[list[dict[str, Any]]] = [[] for _ in recipe.sections]
     seen = set(known)
     counts = {"chunks_resumed": 0, "chunks_total": 0, "duplicates": 0}
+    sources = []
+    for s, spec in enumerate(recipe.sections):
+        if spec.source is not None:
+            chosen[s], record = source_rows(recipe, s, seen, rid)
+            counts["duplicates"] += record["duplicates"]
+            sources.append(record)
+    planned = [
+        plan_chunks(s, spec.count, size) if spec.source is None else []
+        for s, spec in enumerate(recipe.sections)
+    ]
+    next_index = [len(chunks) for chunks in planned]
     pending = [chunk for chunks in planned for chunk in chunks]
     for _ in range(MAX_DEDUPE_ROUNDS):
         jobs = [
@@ -355,7 +426,7 @@ def select_puzzles(
                 pending += plan_chunks(s, missing, size, next_index[s])
                 next_index[s] = pending[-1].index + 1
         if not pending:
-            return chosen, counts
+            return chosen, counts, sources
     short = [spec.title for s, spec in enumerate(recipe.sections) if len(chosen[s]) < spec.count]
     raise PipelineError(
         f"sections {', '.join(map(repr, short))}: not enough new puzzles after "
@@ -364,7 +435,9 @@ def select_puzzles(
 
 
 def build_book(recipe: Recipe, sections: Sequence[Sequence[Mapping[str, Any]]]) -> Book:
-    """The printed book: one section per recipe section, in recipe order."""
+    """The printed book: one section per recipe section, in recipe order, and an about page
+    written from its puzzles (:func:`pipeline.about.about_text`)."""
+    titles = [spec.title for spec in recipe.sections]
     return Book(
         recipe.title,
         recipe.author,
@@ -377,7 +450,7 @@ def build_book(recipe: Recipe, sections: Sequence[Sequence[Mapping[str, Any]]]) 
             )
             for spec, rows in zip(recipe.sections, sections, strict=True)
         ],
-        ABOUT if recipe.print.about else None,
+        about_text(list(zip(titles, sections, strict=True))) if recipe.print.about else None,
     )
 
 
@@ -401,8 +474,21 @@ def versions() -> dict[str, str]:
     return found | {name: version(name) for name in VERSIONED}
 
 
-def run_book(recipe: Recipe, quiet: bool = True) -> RunResult:
-    """Make, store, dedupe and print the recipe's book; resume whatever a killed run finished."""
+def run_bands(recipe: Recipe) -> dict[str, list[dict[str, Any]]]:
+    """The bands the run digs and grades each box shape by (:func:`section_tiers`), as recorded
+    in the manifest and in ``puzzles.parquet``'s metadata: ``{"4x4": [{"name": "easy", ...}]}``."""
+    return {
+        spec.box: bands_table(section_tiers(spec, recipe.tiers))
+        for spec in sorted(recipe.sections, key=lambda spec: spec.size)
+    }
+
+
+def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> RunResult:
+    """Make, store, dedupe and print the recipe's book; resume whatever a killed run finished.
+
+    A recipe without a seed runs on ``day``'s seed (default today; :mod:`pipeline.daily`).
+    """
+    recipe, day = with_run_seed(recipe, day)
     rid = run_id(recipe)
     folder = make_folder(run_folder(recipe))
     timings: dict[str, float] = {}
@@ -410,11 +496,13 @@ def run_book(recipe: Recipe, quiet: bool = True) -> RunResult:
         start = time.perf_counter()
         catalog = Catalog(recipe.output)
         known = catalog.known_ids(exclude_run=rid)
-        sections, counts = select_puzzles(recipe, ChunkStore(folder), known, rid, quiet)
+        sections, counts, sources = select_puzzles(recipe, ChunkStore(folder), known, rid, quiet)
         timings["dig"] = time.perf_counter() - start
         rows = [row for section in sections for row in section]
         mark = time.perf_counter()
-        write_table(rows, folder / PUZZLES_FILE, PUZZLE_SCHEMA)
+        bands = run_bands(recipe)
+        metadata = {BANDS_KEY: json.dumps(bands)}
+        write_table(rows, folder / PUZZLES_FILE, PUZZLE_SCHEMA, metadata)
         catalog.add(rid, slug(recipe.title), rows)
         timings["store"] = time.perf_counter() - mark
         mark = time.perf_counter()
@@ -429,6 +517,10 @@ def run_book(recipe: Recipe, quiet: bool = True) -> RunResult:
             "recipe": recipe.source,
             "recipe_hash": recipe_hash(recipe),
             "seed": recipe.seed,
+            "date": day.isoformat() if day else None,  # the day a daily seed comes from
+            "timezone": recipe.timezone if day else None,
+            "bands": bands,
+            "sources": sources,
             "versions": versions(),
             "parallel": {"backend": recipe.parallel.backend, "n_jobs": recipe.parallel.n_jobs},
             "counts": {

@@ -75,7 +75,7 @@ PUZZLE_SCHEMA = pa.schema(
         ("seed", pa.int64()),  # run seed: with section, chunk and position, the provenance
         ("section", pa.int32()),
         ("chunk", pa.int32()),
-        ("position", pa.int32()),  # index inside the chunk
+        ("position", pa.int32()),  # index inside the chunk (a source section: the file's line)
         ("run_id", pa.string()),
         ("created", _TIMESTAMP),
     ],
@@ -109,9 +109,17 @@ def puzzle_id(box_rows: int, box_cols: int, canonical: str) -> str:
     return digest.hexdigest()[:ID_LENGTH]
 
 
-def write_table(rows: Iterable[Mapping[str, Any]], path: Path, schema: pa.Schema) -> int:
-    """Write rows atomically to Parquet with ``schema`` (and its metadata); return the count."""
+def write_table(
+    rows: Iterable[Mapping[str, Any]],
+    path: Path,
+    schema: pa.Schema,
+    metadata: Mapping[bytes, str] | None = None,
+) -> int:
+    """Write rows atomically to Parquet with ``schema`` (and its metadata, plus ``metadata``);
+    return the count."""
     path = Path(path)
+    if metadata:
+        schema = schema.with_metadata({**(schema.metadata or {}), **metadata})
     try:
         table = pa.Table.from_pylist(list(rows), schema=schema)
     except (pa.ArrowInvalid, pa.ArrowTypeError, KeyError) as exc:

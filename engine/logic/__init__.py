@@ -10,11 +10,12 @@ from engine.logic.passes import (
     techniques_mask,
     workspace,
 )
-from engine.logic.state import TECHNIQUES
+from engine.logic.state import TECHNIQUE_NAMES, TECHNIQUES
 
 __all__ = [
     "RUNGS",
     "TECHNIQUES",
+    "TECHNIQUE_NAMES",
     "LogicRun",
     "Record",
     "Step",

@@ -44,7 +44,7 @@ def grade(
         typer.Option(
             exists=True,
             dir_okay=False,
-            help="Recipe whose tier bands to use, its own first (as its run labels them).",
+            help="Recipe whose tier bands to use for each grid size, as its run labels them.",
         ),
     ] = None,
     strict: Annotated[
@@ -68,7 +68,7 @@ def grade(
     from pipeline.recipe import RecipeError, load_recipe
 
     try:
-        tiers = load_recipe(recipe).tier_bands() if recipe else None
+        tiers = load_recipe(recipe).tiers if recipe else ()
     except RecipeError as exc:
         fail(str(exc))
     with progress_bar(quiet) as bar:

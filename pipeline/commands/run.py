@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -30,12 +31,20 @@ def run(
         typer.Option(help="Dask scheduler tcp://host:port (--backend dask)."),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Run seed, instead of the recipe's.")] = None,
+    date: Annotated[
+        datetime | None,
+        typer.Option(
+            formats=["%Y-%m-%d"],
+            help="Day whose seed a recipe without seed runs on (default: today in its timezone).",
+        ),
+    ] = None,
     quiet: Quiet = False,
 ) -> None:
     """Run a book recipe: dig, grade, store, dedupe against the catalog and print the PDF.
 
     The run folder is OUTPUT/<book>/<run-id>; the same command after a crash resumes from the
-    chunks already finished. Options override the recipe's values.
+    chunks already finished. A recipe without seed makes a new book each day (run again the
+    same day, it resumes). Options override the recipe's values.
     """
     from pipeline.recipe import load_recipe, with_overrides
     from pipeline.run import run_book
@@ -49,7 +58,7 @@ def run(
             backend=backend,
             scheduler=scheduler,
         )
-        result = run_book(book, quiet=quiet)
+        result = run_book(book, quiet=quiet, day=date.date() if date else None)
     counts = result.manifest["counts"]
     typer.echo(
         f"{counts['puzzles']} puzzles in {result.folder} "

@@ -11,8 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine
+from engine.dig import tiers_for
 from engine.tiers import TIERS
-from pipeline.recipe import RecipeError, load_recipe, parse_recipe, recipe_hash, with_overrides
+from pipeline.recipe import (
+    RecipeError,
+    bands_for,
+    load_recipe,
+    parse_recipe,
+    recipe_hash,
+    with_overrides,
+)
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SOURCE = "test.toml"
@@ -89,6 +98,7 @@ def test_nightly_is_a_real_book():
     tiers = [section.tier for section in recipe.sections]
     assert tiers == ["easy", "medium", "hard", "expert", "extreme"]
     assert {(section.size, section.count) for section in recipe.sections} == {(9, 40)}
+    assert recipe.seed is None and recipe.timezone == "UTC"  # a new book each day
 
 
 def test_kids_and_giant_shapes():
@@ -105,9 +115,10 @@ def test_valid_mapping_and_defaults():
     assert (six.box, six.symmetry, sixteen.box, sixteen.layout) == ("2x3", "rotate180", "4x4", 1)
     assert recipe.tier("gentle").score == (0.5, 2.0)
     assert recipe.tier("easy") is None
-    bands = recipe.tier_bands()
+    bands = bands_for(recipe.tiers, 3, 3)
     # the recipe's own bands first, as a run has them: "gentle" is not claimed by "easy" first
     assert list(bands) == ["gentle", *TIERS] and bands["gentle"] is recipe.tier("gentle")
+    assert bands_for(recipe.tiers, 4, 4)["medium"] == tiers_for(engine.geometry(4, 4))["medium"]
     assert recipe.parallel.backend == "loky" and recipe.parallel.scheduler is None
     assert recipe.print.options.trim == "6x9" and recipe.print.about
     assert str(recipe.output) == "output" and recipe.author == ""
@@ -135,6 +146,11 @@ MISTAKES = [
     (("seed",), True, "seed", "integer >= 0"),
     (("seed",), "7", "seed", "integer >= 0"),
     (("author",), 3, "author", "a string"),
+    (("timezone",), "Mars/Olympus", "timezone", "IANA time zone"),
+    (("timezone",), "../etc", "timezone", "IANA time zone"),
+    (("sections", 0, "source"), "missing.sdk", "sections[0].source", "a puzzle file"),
+    (("sections", 1, "source"), "test_recipe.py", "sections[1].symmetry", "shapes dug puzzles"),
+    (("sections", 0, "order"), "hardest", "sections[0].order", "only to a section with source"),
     (("colour",), "red", "colour", "allowed keys: title"),
     (("sections",), [], "sections", "[[sections]]"),
     (("sections", 1), 5, "sections[1]", "a table"),

@@ -19,6 +19,7 @@ from engine.path import PathStep, solving_path
 
 #: Version of the JSON form (``to_json``), for readers that keep it.
 JSON_VERSION = 1
+VOWEL_SOUNDS = "AEIOX"  # first letters read with a vowel sound: an X-Chain, an AIC (a Unique)
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def reason(step: PathStep, geo: Geometry) -> str:
     """One sentence saying where to look and what follows, in a solver's words."""
     symbol = geo.symbols
     digits = _listed(symbol[d - 1] for d in step.digits)
-    cells = _listed(geo.cell_name(c) for c in step.cells)
+    cells = _listed(geo.cell_name(c) for c in dict.fromkeys(step.cells))  # chains: once each
     kind = step.technique
     if kind == "full_house" and step.placements:
         return f"{geo.unit_name(step.detail).capitalize()} has one empty cell left"
@@ -96,7 +97,8 @@ def reason(step: PathStep, geo: Geometry) -> str:
             f"Look at digit {digits}: in {base} {_listed(map(str, bases))} it can only go in "
             f"{cover} {_listed(map(str, covers))}, so it leaves the rest of those {cover}"
         )
-    return f"Look for a {step.name} on {digits} through {cells}"
+    article = "an" if step.name[0] in VOWEL_SOUNDS else "a"
+    return f"Look for {article} {step.name} on {digits} through {cells}"
 
 
 def format_text(explanation: Explanation) -> str:

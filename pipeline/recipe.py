@@ -29,6 +29,8 @@ Schema (every key is optional unless marked required; ``configs/nightly.toml`` s
     shade_answers    = false
     answers_per_page = 6         # 1 .. 16
     about            = true      # print an "about the difficulty" page
+    hints            = false     # a hints section: each puzzle's first step beyond singles
+    worked_solutions = []        # tiers whose puzzles get a worked solution at the back
 
     [[sections]]                 # at least one, printed in this order
     title    = "Easy"            # default: the tier's name, capitalised
@@ -95,6 +97,8 @@ PRINT_KEYS = (
     "shade_answers",
     "answers_per_page",
     "about",
+    "hints",
+    "worked_solutions",
 )
 TRIM_KEYS = ("width", "height")
 SECTION_KEYS = ("title", "size", "box", "tier", "count", "symmetry", "minimal", "layout")
@@ -323,7 +327,7 @@ def _trim(table: _Table) -> dict[str, Any]:
     return {"trim": CUSTOM, **size}
 
 
-def _print(top: _Table) -> PrintSpec:
+def _print(top: _Table, tier_names: tuple[str, ...]) -> PrintSpec:
     table = top.table("print", PRINT_KEYS)
     defaults = PrintOptions()
     fields = {
@@ -335,6 +339,8 @@ def _print(top: _Table) -> PrintSpec:
         "answers_per_page": table.integer(
             "answers_per_page", defaults.answers_per_page, 1, MAX_ANSWERS_PER_PAGE
         ),
+        "hints": table.boolean("hints", defaults.hints),
+        "worked_solutions": _tier_list(table, "worked_solutions", tier_names),
     }
     if fields["imposition"] == SADDLE_STITCH and fields["binding"] != SADDLE_STITCH:
         table.fail("imposition", f'"{SADDLE_STITCH}" needs binding = "{SADDLE_STITCH}"')
@@ -343,6 +349,18 @@ def _print(top: _Table) -> PrintSpec:
         return PrintSpec(PrintOptions(**fields), about)
     except PrintOptionError as exc:  # the renderer's own checks, should ours ever fall behind
         table.fail("", str(exc))
+
+
+def _tier_list(table: _Table, key: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """A list of tier names (empty when absent), each one the recipe knows."""
+    value = table.get(key, [])
+    allowed = f"a list of tier names from {_listed(names)}"
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        table.fail(key, f"got {_shown(value)}; allowed: {allowed}")
+    for item in value:
+        if item not in names:
+            table.fail(key, f"got {item!r}; allowed: {allowed}")
+    return tuple(value)
 
 
 def _shape(table: _Table) -> tuple[int, int, int]:
@@ -411,7 +429,7 @@ def parse_recipe(mapping: Mapping[str, Any], source: str = "<recipe>") -> Recipe
         output=_output(top),
         tiers=tiers,
         parallel=_parallel(top),
-        print=_print(top),
+        print=_print(top, names),
         sections=tuple(_section(table, names) for table in top.tables("sections", SECTION_KEYS)),
         source=source,
     )

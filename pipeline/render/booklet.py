@@ -1,7 +1,8 @@
 """Book assembly: plan every page, check it is printable, then write the PDF atomically.
 
-Page order: title page, contents and how to play, the about page (when the book has one), the
-sections, their answers, then ruled notes pages to reach the page count the binding needs. The
+Page order: title page, contents and how to play followed by the about text (when the book has
+one), the sections, the hints (when asked for), the answers, the worked solutions (for the tiers
+asked for), then ruled notes pages to reach the page count the binding needs. The
 gutter depends on the page count and the page count on the gutter (text reflows), so planning
 repeats until the two agree. Bytes are reproducible: reportlab's invariant mode fixes dates and
 document ids, and fonts are subset in a fixed order.
@@ -21,6 +22,7 @@ from pipeline.formats.writers import atomic_path
 from pipeline.render.book import Book, BookError, Section
 from pipeline.render.fonts import Fonts, check_text, fonts
 from pipeline.render.grid import symbol_size
+from pipeline.render.hints import HINTS_HEADING, WORKED_HEADING, hint_flowables, worked_flowables
 from pipeline.render.imposition import saddle_stitch_sides
 from pipeline.render.options import NO_IMPOSITION, PrintOptions
 from pipeline.render.page import (
@@ -140,11 +142,11 @@ def check_book_text(book: Book) -> None:
 def plan_book(book: Book, options: PrintOptions, chosen: Fonts) -> Plan:
     """All pages in order, with the gutter that suits their count."""
     styles = Styles(chosen)
-    gutter = gutter_for(0)
+    gutter = gutter_for(0, options.binding)
     while True:  # a wider gutter never removes pages, so this climbs the table and stops
         pages, contents = _plan_pages(book, options, gutter, styles)
         total = padded_page_count(len(pages), options.binding)
-        needed = gutter_for(total)
+        needed = gutter_for(total, options.binding)
         if needed <= gutter:
             break
         gutter = needed
@@ -162,25 +164,52 @@ def _plan_pages(
     for section in book.sections:
         _check_readable(section, frame, options)
     _check_title_fits(book, styles, frame)
-    about = _flow(_about_flowables(book, styles), text_box) if book.about else []
 
-    grid_pages = list(_grid_pages(book, answers_per_page, options.shade_answers))
-    headings = [page.heading for page in grid_pages if page.first]
+    body = _body_pages(book, options, answers_per_page, styles, text_box)
+    headings = [heading for heading, _ in body if heading]
 
     def front_for(numbers: Sequence[int]) -> list[list[Flowable]]:
         contents = list(zip(headings, numbers, strict=True))
-        return _flow(_front_flowables(book, options, styles, contents, text_box), text_box)
+        about = _about_flowables(book, styles) if book.about else []
+        front = _front_flowables(book, options, styles, contents, text_box)
+        return _flow([*front, *about], text_box)  # about follows how to play on its page
 
     # the contents' length does not depend on the numbers in it: lay it out once to count it
-    before_grids = FRONT_PAGES + len(front_for([0] * len(headings))) + len(about)
-    numbers = [before_grids + k + 1 for k, page in enumerate(grid_pages) if page.first]
+    before_grids = FRONT_PAGES + len(front_for([0] * len(headings)))
+    numbers = [before_grids + k + 1 for k, (heading, _) in enumerate(body) if heading]
     front = front_for(numbers)
-    assert before_grids == FRONT_PAGES + len(front) + len(about)
+    assert before_grids == FRONT_PAGES + len(front)
     pages: list[Page] = [TitlePage()]
-    pages.extend(TextPage(flowables) for flowables in (*front, *about))
-    pages.extend(grid_pages)
+    pages.extend(TextPage(flowables) for flowables in front)
+    pages.extend(page for _, page in body)
     contents = list(zip(headings, numbers, strict=True))
     return pages, contents
+
+
+def _body_pages(
+    book: Book, options: PrintOptions, answers_per_page: list[int], styles: Styles, box: Box
+) -> list[tuple[str | None, Page]]:
+    """Puzzles, hints, answers and worked solutions in print order, each page with the heading
+    the contents lists it under (None for a section's later pages)."""
+    grid = [
+        (page.heading if page.first else None, page)
+        for page in _grid_pages(book, answers_per_page, options.shade_answers)
+    ]
+    hints = hint_flowables(book, styles.heading, styles.body) if options.hints else []
+    worked = worked_flowables(book, options.worked_solutions, styles.heading, styles.body)
+    return [
+        *(item for item in grid if not item[1].answer),
+        *_text_section(hints, HINTS_HEADING, box),
+        *(item for item in grid if item[1].answer),
+        *_text_section(worked, WORKED_HEADING, box),
+    ]
+
+
+def _text_section(
+    flowables: list[Flowable], heading: str, box: Box
+) -> list[tuple[str | None, Page]]:
+    pages = _flow(flowables, box)
+    return [(heading if k == 0 else None, TextPage(page)) for k, page in enumerate(pages)]
 
 
 def _grid_pages(book: Book, answers_per_page: list[int], shade: bool) -> Iterator[GridPage]:

@@ -164,4 +164,3 @@ def test_exemplars_name_their_technique(exemplar_outputs: dict, technique: str) 
         solution = engine.solve(PUZZLE_LINE.search(text).group(1))
         for row, col, value in placements(text):
             assert solution[(row - 1) * 9 + col - 1] == value
-

@@ -31,6 +31,7 @@ Schema (every key is optional unless marked required; ``configs/nightly.toml`` s
     about            = true      # print an "about the difficulty" page
     hints            = false     # a hints section: each puzzle's first step beyond singles
     worked_solutions = []        # tiers whose puzzles get a worked solution at the back
+    large_print      = false     # 1-2 puzzles a page, clues of 24 pt or more, 16 pt text
 
     [[sections]]                 # at least one, printed in this order
     title    = "Easy"            # default: the tier's name, capitalised
@@ -99,6 +100,7 @@ PRINT_KEYS = (
     "about",
     "hints",
     "worked_solutions",
+    "large_print",
 )
 TRIM_KEYS = ("width", "height")
 SECTION_KEYS = ("title", "size", "box", "tier", "count", "symmetry", "minimal", "layout")
@@ -341,6 +343,7 @@ def _print(top: _Table, tier_names: tuple[str, ...]) -> PrintSpec:
         ),
         "hints": table.boolean("hints", defaults.hints),
         "worked_solutions": _tier_list(table, "worked_solutions", tier_names),
+        "large_print": table.boolean("large_print", defaults.large_print),
     }
     if fields["imposition"] == SADDLE_STITCH and fields["binding"] != SADDLE_STITCH:
         table.fail("imposition", f'"{SADDLE_STITCH}" needs binding = "{SADDLE_STITCH}"')

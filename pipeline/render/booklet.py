@@ -54,6 +54,8 @@ Page = TitlePage | TextPage | GridPage | NotesPage
 
 MIN_PUZZLE_SYMBOL = 8.0  # pt: smaller symbols in a puzzle are a strain to read and write beside
 MIN_ANSWER_SYMBOL = 5.0  # pt: answers are looked up, not worked in
+LARGE_PRINT_SYMBOL = 24.0  # pt: the clues of a large-print book
+LARGE_PRINT_LAYOUT = 2  # puzzles per page at most in large print
 CONTENTS_NUMBER_WIDTH = 0.6 * inch
 CREATOR = "sudoku-pipeline"
 FRONT_PAGES = 1  # the title page, before the flowing front matter
@@ -91,7 +93,7 @@ def render_book(book: Book, path: Path, options: PrintOptions) -> RenderResult:
     chosen = fonts()
     check_book_text(book)
     plan = plan_book(book, options, chosen)
-    context = Context(book, chosen, Styles(chosen))
+    context = Context(book, chosen, Styles(chosen, large=options.large_print))
     trim, bleed = options.trim_size, options.bleed
     frames = [page_frame(k + 1, trim, bleed, plan.gutter) for k in range(len(plan.pages))]
     page_size = media_size(trim, bleed)
@@ -141,7 +143,7 @@ def check_book_text(book: Book) -> None:
 
 def plan_book(book: Book, options: PrintOptions, chosen: Fonts) -> Plan:
     """All pages in order, with the gutter that suits their count."""
-    styles = Styles(chosen)
+    styles = Styles(chosen, large=options.large_print)
     gutter = gutter_for(0, options.binding)
     while True:  # a wider gutter never removes pages, so this climbs the table and stops
         pages, contents = _plan_pages(book, options, gutter, styles)
@@ -161,11 +163,10 @@ def _plan_pages(
     frame = page_frame(1, options.trim_size, options.bleed, gutter)
     text_box = text_area(frame)
     answers_per_page = [_answers_per_page(section, frame, options) for section in book.sections]
-    for section in book.sections:
-        _check_readable(section, frame, options)
+    per_page = [_puzzles_per_page(section, frame, options) for section in book.sections]
     _check_title_fits(book, styles, frame)
 
-    body = _body_pages(book, options, answers_per_page, styles, text_box)
+    body = _body_pages(book, options, (per_page, answers_per_page), styles, text_box)
     headings = [heading for heading, _ in body if heading]
 
     def front_for(numbers: Sequence[int]) -> list[list[Flowable]]:
@@ -187,13 +188,17 @@ def _plan_pages(
 
 
 def _body_pages(
-    book: Book, options: PrintOptions, answers_per_page: list[int], styles: Styles, box: Box
+    book: Book,
+    options: PrintOptions,
+    per_page: tuple[list[int], list[int]],
+    styles: Styles,
+    box: Box,
 ) -> list[tuple[str | None, Page]]:
     """Puzzles, hints, answers and worked solutions in print order, each page with the heading
     the contents lists it under (None for a section's later pages)."""
     grid = [
         (page.heading if page.first else None, page)
-        for page in _grid_pages(book, answers_per_page, options.shade_answers)
+        for page in _grid_pages(book, *per_page, options.shade_answers)
     ]
     hints = hint_flowables(book, styles.heading, styles.body) if options.hints else []
     worked = worked_flowables(book, options.worked_solutions, styles.heading, styles.body)
@@ -212,14 +217,17 @@ def _text_section(
     return [(heading if k == 0 else None, TextPage(page)) for k, page in enumerate(pages)]
 
 
-def _grid_pages(book: Book, answers_per_page: list[int], shade: bool) -> Iterator[GridPage]:
+def _grid_pages(
+    book: Book, puzzles_per_page: list[int], answers_per_page: list[int], shade: bool
+) -> Iterator[GridPage]:
+    """Every section's puzzle pages, then every section's answer pages."""
     numbered: list[list[Entry]] = []
     number = 1
     for section in book.sections:
         numbered.append([Entry(number + k, puzzle) for k, puzzle in enumerate(section.puzzles)])
         number += len(section.puzzles)
-    for section, entries in zip(book.sections, numbered, strict=True):
-        yield from _chunked(section, entries, section.layout, answer=False, shade=False)
+    for section, entries, count in zip(book.sections, numbered, puzzles_per_page, strict=True):
+        yield from _chunked(section, entries, count, answer=False, shade=False)
     for section, entries, per_page in zip(book.sections, numbered, answers_per_page, strict=True):
         yield from _chunked(section, entries, per_page, answer=True, shade=shade)
 
@@ -248,16 +256,30 @@ def _check_title_fits(book: Book, styles: Styles, frame: PageFrame) -> None:
         )
 
 
-def _check_readable(section: Section, frame: PageFrame, options: PrintOptions) -> None:
+def _puzzles_per_page(section: Section, frame: PageFrame, options: PrintOptions) -> int:
+    """The section's puzzles per page, checked readable. Large print takes the most, up to
+    ``LARGE_PRINT_LAYOUT`` and the section's own, whose symbols print at least
+    ``LARGE_PRINT_SYMBOL`` high."""
     area = grid_area(frame)
     n = max(puzzle.grids.geometry.n for puzzle in section.puzzles)
-    size = _largest_symbol(section.layout, area, label_band(PUZZLE_LABEL_SIZE), n)
+    band = label_band(PUZZLE_LABEL_SIZE)
+    if options.large_print:
+        for count in range(min(section.layout, LARGE_PRINT_LAYOUT), 0, -1):
+            if _largest_symbol(count, area, band, n) >= LARGE_PRINT_SYMBOL:
+                return count
+        raise UnreadableLayout(
+            f"section {section.title!r}: even one {n}x{n} grid per page on trim "
+            f"{options.trim!r} prints symbols under the {LARGE_PRINT_SYMBOL:g} pt of large "
+            "print; choose a larger trim"
+        )
+    size = _largest_symbol(section.layout, area, band, n)
     if size < MIN_PUZZLE_SYMBOL:
         raise UnreadableLayout(
             f"section {section.title!r}: {n}x{n} grids {section.layout} to a page on trim "
             f"{options.trim!r} print symbols {size:.1f} pt high, below the {MIN_PUZZLE_SYMBOL:g} "
             "pt a reader needs; choose fewer puzzles per page"
         )
+    return section.layout
 
 
 def _answers_per_page(section: Section, frame: PageFrame, options: PrintOptions) -> int:

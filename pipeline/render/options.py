@@ -40,6 +40,7 @@ class PrintOptions:
     answers_per_page: int = 6
     hints: bool = False  # a hints section: each puzzle's first step beyond the singles
     worked_solutions: tuple[str, ...] = ()  # tiers whose puzzles get a worked solution
+    large_print: bool = False  # 1-2 puzzles a page, clues of 24 pt or more, 16 pt text
 
     def __post_init__(self) -> None:
         names = (*TRIMS, CUSTOM)
@@ -62,7 +63,7 @@ class PrintOptions:
             _fail("imposition", f"{self.imposition!r} is not one of {', '.join(IMPOSITIONS)}")
         if self.imposition == SADDLE_STITCH and self.binding != SADDLE_STITCH:
             _fail("imposition", "saddle-stitch imposition needs binding 'saddle-stitch'")
-        for field in ("bleed", "shade_answers", "hints"):
+        for field in ("bleed", "shade_answers", "hints", "large_print"):
             if not isinstance(getattr(self, field), bool):
                 _fail(field, f"expected true or false, got {getattr(self, field)!r}")
         count = self.answers_per_page

@@ -43,6 +43,7 @@ BODY_SIZE = 11
 HEADING_SIZE = 16
 TITLE_DROP = 0.3  # title block starts this fraction of the live height from the top
 LABEL_SEPARATOR = " · "
+LARGE_PRINT_TEXT = 16 / BODY_SIZE  # large print sets body text at 16 pt, the rest in proportion
 
 
 def label_band(size: float) -> float:
@@ -70,10 +71,13 @@ def paragraph_text(text: str) -> str:
 
 
 class Styles:
-    """Paragraph styles in the book's text fonts."""
+    """Paragraph styles in the book's text fonts; ``large`` sets every size up for large print."""
 
-    def __init__(self, fonts: Fonts) -> None:
+    def __init__(self, fonts: Fonts, large: bool = False) -> None:
+        scale = LARGE_PRINT_TEXT if large else 1.0
+
         def style(name: str, font: str, size: float, **extra: object) -> ParagraphStyle:
+            size *= scale
             return ParagraphStyle(name, fontName=font, fontSize=size, leading=size * 1.3, **extra)
 
         self.title = style("title", fonts.text_bold, TITLE_SIZE, alignment=TA_CENTER)

@@ -392,7 +392,8 @@ def render(
         raise PipelineError(f"{path}: cannot write the PDF: {exc.strerror or exc}") from None
     except ValueError as exc:  # BookError, PageCountError, UnsupportedText, ImpositionError ...
         raise PipelineError(f"{path}: cannot render the book: {exc}") from None
-    return {"file": path.name, "pages": result.pages, "sheets": result.sheets}
+    imposed = result.imposed_path.name if result.imposed_path else None
+    return {"file": path.name, "imposed": imposed, "pages": result.pages, "sheets": result.sheets}
 
 
 def versions() -> dict[str, str]:

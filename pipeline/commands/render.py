@@ -33,8 +33,9 @@ def render(
     imposition: Annotated[
         str,
         typer.Option(
-            help=f"{' or '.join(IMPOSITIONS)}: saddle-stitch prints 2-up sheets in "
-            "folded-booklet order (and pads the book to a multiple of 4 pages)."
+            help=f"{' or '.join(IMPOSITIONS)}: saddle-stitch also writes OUTPUT-imposed.pdf, 2-up "
+            "sheets in folded-booklet order with crop and fold marks (and pads the book to a "
+            "multiple of 4 pages)."
         ),
     ] = NO_IMPOSITION,
     shade_answers: Annotated[
@@ -70,3 +71,7 @@ def render(
         except (ValueError, OSError) as exc:
             fail(f"{output}: {exc}")
     typer.echo(f"{result.pages} pages, {result.puzzles} puzzles written to {output}")
+    if result.imposed_path:
+        typer.echo(
+            f"{result.sheets} sheets imposed, with crop and fold marks, in {result.imposed_path}"
+        )

@@ -11,6 +11,7 @@ document ids, and fonts are subset in a fixed order.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,9 +24,10 @@ from pipeline.render.book import Book, BookError, Section
 from pipeline.render.fonts import Fonts, check_text, fonts
 from pipeline.render.grid import symbol_size
 from pipeline.render.hints import HINTS_HEADING, WORKED_HEADING, hint_flowables, worked_flowables
-from pipeline.render.imposition import saddle_stitch_sides
+from pipeline.render.imposition import SLUG, draw_marks, saddle_stitch_sides, sheet_size
 from pipeline.render.options import NO_IMPOSITION, PrintOptions
 from pipeline.render.page import (
+    PAGES_PER_UNIT,
     Box,
     PageFrame,
     gutter_for,
@@ -59,6 +61,7 @@ LARGE_PRINT_LAYOUT = 2  # puzzles per page at most in large print
 CONTENTS_NUMBER_WIDTH = 0.6 * inch
 CREATOR = "sudoku-pipeline"
 FRONT_PAGES = 1  # the title page, before the flowing front matter
+IMPOSED_SUFFIX = "-imposed"
 
 
 class UnreadableLayout(BookError):
@@ -69,11 +72,12 @@ class UnreadableLayout(BookError):
 class RenderResult:
     """What was written: counts and sizes (points) for the manifest and the report."""
 
-    path: Path
+    path: Path  # the book as single pages
+    imposed_path: Path | None  # its imposed sheets, when imposition was asked for
     pages: int  # pages of the book, padding included
-    sheets: int  # pages of the PDF: ``pages``, or half as many 2-up sheets when imposed
+    sheets: int  # sheets of paper: leaves of 2 pages (perfect binding), folded 4 (saddle stitch)
     page_size: tuple[float, float]  # trim plus bleed
-    sheet_size: tuple[float, float]  # the PDF's page size
+    sheet_size: tuple[float, float]  # an imposed side with its slug (the page size if none)
     blank_pages: int  # notes pages added for the binding
     puzzles: int
     gutter: float
@@ -89,7 +93,9 @@ class Plan:
 
 
 def render_book(book: Book, path: Path, options: PrintOptions) -> RenderResult:
-    """Write ``book`` to ``path`` as a print-ready PDF; the file appears only when complete."""
+    """Write ``book`` to ``path`` as a print-ready PDF of single pages and, when imposition is
+    asked for, the imposed sheets beside it (:func:`imposed_path`); files appear only when
+    complete."""
     chosen = fonts()
     check_book_text(book)
     plan = plan_book(book, options, chosen)
@@ -97,36 +103,45 @@ def render_book(book: Book, path: Path, options: PrintOptions) -> RenderResult:
     trim, bleed = options.trim_size, options.bleed
     frames = [page_frame(k + 1, trim, bleed, plan.gutter) for k in range(len(plan.pages))]
     page_size = media_size(trim, bleed)
-    imposed = options.imposition != NO_IMPOSITION
-    sheet_size = (2 * page_size[0], page_size[1]) if imposed else page_size
     path = Path(path)
-    with atomic_path(path) as temporary, temporary.open("wb") as handle:
-        canv = Canvas(
-            handle,
-            pagesize=sheet_size,
-            invariant=1,
-            pageCompression=1,
-            initialFontName=chosen.text,
-        )
-        canv.setTitle(book.title)
-        canv.setAuthor(book.author)
-        canv.setCreator(CREATOR)
-        if imposed:
-            sheets = _write_sheets(canv, plan.pages, frames, context)
-        else:
-            sheets = _write_pages(canv, plan.pages, frames, context)
-        canv.save()
+    with _canvas(path, page_size, book, chosen) as canv:
+        _write_pages(canv, plan.pages, frames, context)
+    imposed, side_size = None, page_size
+    if options.imposition != NO_IMPOSITION:
+        imposed, side_size = imposed_path(path), sheet_size(page_size)
+        with _canvas(imposed, side_size, book, chosen) as canv:
+            _write_sheets(canv, plan.pages, frames, context)
     return RenderResult(
         path=path,
+        imposed_path=imposed,
         pages=len(plan.pages),
-        sheets=sheets,
+        sheets=len(plan.pages) // PAGES_PER_UNIT[options.binding],
         page_size=page_size,
-        sheet_size=sheet_size,
+        sheet_size=side_size,
         blank_pages=plan.blank_pages,
         puzzles=book.puzzle_count,
         gutter=plan.gutter,
         contents=tuple(plan.contents),
     )
+
+
+def imposed_path(path: Path) -> Path:
+    """Where the imposed sheets of the book at ``path`` go: ``book.pdf`` -> ``book-imposed.pdf``."""
+    return path.with_name(f"{path.stem}{IMPOSED_SUFFIX}{path.suffix}")
+
+
+@contextmanager
+def _canvas(path: Path, size: tuple[float, float], book: Book, chosen: Fonts) -> Iterator[Canvas]:
+    """A canvas writing to a temporary file that replaces ``path`` once saved."""
+    with atomic_path(path) as temporary, temporary.open("wb") as handle:
+        canv = Canvas(
+            handle, pagesize=size, invariant=1, pageCompression=1, initialFontName=chosen.text
+        )
+        canv.setTitle(book.title)
+        canv.setAuthor(book.author)
+        canv.setCreator(CREATOR)
+        yield canv
+        canv.save()
 
 
 def check_book_text(book: Book) -> None:
@@ -389,35 +404,38 @@ def _flow(flowables: list[Flowable], box: Box) -> list[list[Flowable]]:
     return pages
 
 
-def _write_pages(canv: Canvas, pages: list[Page], frames: list[PageFrame], ctx: Context) -> int:
+def _write_pages(canv: Canvas, pages: list[Page], frames: list[PageFrame], ctx: Context) -> None:
     for page, frame in zip(pages, frames, strict=True):
         canv.setPageSize(frame.size)
         _set_boxes(canv, frame.media, frame.trim)
         page.draw(canv, frame, ctx)
         canv.showPage()
-    return len(pages)
 
 
-def _write_sheets(canv: Canvas, pages: list[Page], frames: list[PageFrame], ctx: Context) -> int:
-    """2-up sheets in folded-booklet order: a verso on the left, a recto on the right."""
-    sides = saddle_stitch_sides(len(pages))
+def _write_sheets(canv: Canvas, pages: list[Page], frames: list[PageFrame], ctx: Context) -> None:
+    """2-up sides in folded-booklet order, a verso on the left and a recto on the right, with
+    crop and fold marks in the slug around them."""
     width, height = frames[0].size
-    for left, right in sides:
-        canv.setPageSize((2 * width, height))
+    for left, right in saddle_stitch_sides(len(pages)):
+        canv.setPageSize(sheet_size((width, height)))
         left_frame, right_frame = frames[left - 1], frames[right - 1]
-        sheet = Box(0, 0, 2 * width, height)
-        trim = left_frame.trim
-        _set_boxes(canv, sheet, Box(trim.x0, trim.y0, width + right_frame.trim.x1, trim.y1))
-        for offset, number in ((0.0, left), (width, right)):
+        trim = Box(
+            SLUG + left_frame.trim.x0,
+            SLUG + left_frame.trim.y0,
+            SLUG + width + right_frame.trim.x1,
+            SLUG + left_frame.trim.y1,
+        )
+        _set_boxes(canv, Box(SLUG, SLUG, SLUG + 2 * width, SLUG + height), trim)
+        for offset, number in ((SLUG, left), (SLUG + width, right)):
             canv.saveState()
-            canv.translate(offset, 0)
+            canv.translate(offset, SLUG)
             clip = canv.beginPath()
             clip.rect(0, 0, width, height)
             canv.clipPath(clip, stroke=0, fill=0)
             pages[number - 1].draw(canv, frames[number - 1], ctx)
             canv.restoreState()
+        draw_marks(canv, trim, fold_x=SLUG + width)
         canv.showPage()
-    return len(sides)
 
 
 def _set_boxes(canv: Canvas, media: Box, trim: Box) -> None:

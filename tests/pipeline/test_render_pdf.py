@@ -34,6 +34,7 @@ from pipeline.render import (
     render_book,
 )
 from pipeline.render.fonts import fonts
+from pipeline.render.imposition import MARK_LENGTH, MARK_OFFSET, SLUG
 from pipeline.render.page import (
     BLEED_HEIGHT,
     BLEED_OUTSIDE,
@@ -219,7 +220,8 @@ def _check_contents(texts: list[str], result: RenderResult) -> None:
 def test_page_sections_contents_and_padding(mixed_book: Book, mixed_pdf) -> None:
     path, result = mixed_pdf
     texts = _page_texts(path)
-    assert len(texts) == result.pages == result.sheets
+    assert len(texts) == result.pages == 2 * result.sheets  # perfect binding: leaves of 2
+    assert result.imposed_path is None
     assert result.pages % 2 == 0 and result.pages >= 24
     assert [title for title, _ in result.contents[: len(MIXED)]] == [
         section.title for section in mixed_book.sections
@@ -379,11 +381,8 @@ def test_page_count_padded_for_the_binding(binding: str, unit: int, minimum: int
 def _folio(page: pdfplumber.page.Page, left: bool) -> int | None:
     """The page number printed at the foot of one half of an imposed sheet."""
     half = page.width / 2
-    box = (
-        (0, page.height - 60, half, page.height)
-        if left
-        else (half, page.height - 60, page.width, page.height)
-    )
+    foot = page.height - SLUG - 60
+    box = (0, foot, half, page.height) if left else (half, foot, page.width, page.height)
     words = page.crop(box).extract_words()
     numbers = [int(word["text"]) for word in words if word["text"].isdigit()]
     return numbers[-1] if numbers else None
@@ -393,12 +392,16 @@ def _folio(page: pdfplumber.page.Page, left: bool) -> int | None:
 def test_saddle_stitch_sheets_fold_into_reading_order(bleed: bool, tmp_path: Path) -> None:
     book = _one_section_book(layout=2, count=7)
     options = PrintOptions(binding="saddle-stitch", imposition="saddle-stitch", bleed=bleed)
-    path = tmp_path / "imposed.pdf"
-    result = render_book(book, path, options)
+    result = render_book(book, tmp_path / "book.pdf", options)
+    path = result.imposed_path
+    assert path == tmp_path / "book-imposed.pdf"
+    assert len(PdfReader(result.path).pages) == result.pages  # single pages beside the sheets
     pages = result.pages
-    assert pages % 4 == 0 and result.sheets == pages // 2
-    assert result.sheet_size == pytest.approx((2 * result.page_size[0], result.page_size[1]))
+    assert pages % 4 == 0 and result.sheets == pages // 4
+    width, height = result.page_size
+    assert result.sheet_size == pytest.approx((2 * width + 2 * SLUG, height + 2 * SLUG))
     with pdfplumber.open(path) as pdf:
+        assert len(pdf.pages) == 2 * result.sheets
         sides = [(_folio(page, True), _folio(page, False)) for page in pdf.pages]
         assert len(read_grids(pdf)) == 2 * 7
     # the title page carries no number: it is the one page never read
@@ -410,6 +413,53 @@ def test_saddle_stitch_sheets_fold_into_reading_order(bleed: bool, tmp_path: Pat
         assert front_right == 2 * sheet + 1  # sheets stack from the outside in
         assert back_left == front_right + 1  # turning the leaf shows the next page
         assert front_right % 2 == 1 and back_left % 2 == 0  # rectos on the right
+
+
+@pytest.mark.parametrize("bleed", [False, True])
+def test_imposed_sheets_carry_crop_and_fold_marks(bleed: bool, tmp_path: Path) -> None:
+    """Eight crop marks off the spread's corners and two fold marks off the spine, all in the
+    slug, clear of the trim by the bleed; nothing else outside the bleed box."""
+    options = PrintOptions(binding="saddle-stitch", imposition="saddle-stitch", bleed=bleed)
+    result = render_book(_one_section_book(layout=2, count=3), tmp_path / "b.pdf", options)
+    assert result.imposed_path is not None
+    reader = PdfReader(result.imposed_path)
+    with pdfplumber.open(result.imposed_path) as pdf:
+        for side, page in zip(reader.pages, pdf.pages, strict=True):
+            x0, y0, x1, y1 = (float(v) for v in side.trimbox)
+            bx0, by0, bx1, by1 = (float(v) for v in side.bleedbox)
+            assert (bx0, by0) == pytest.approx((SLUG, SLUG))
+            assert x1 - x0 == pytest.approx(2 * TRIMS["letter"][0])
+            height = float(page.height)
+            outside = [
+                line
+                for line in page.lines
+                if line["x1"] <= bx0 + TOLERANCE
+                or line["x0"] >= bx1 - TOLERANCE
+                or height - line["top"] <= by0 + TOLERANCE
+                or height - line["bottom"] >= by1 - TOLERANCE
+            ]
+            crops = [line for line in outside if line["width"] > 0 or line["x0"] in (x0, x1)]
+            fold = (x0 + x1) / 2
+            folds = [line for line in outside if line["x0"] == pytest.approx(fold)]
+            assert len(folds) == 2 and len(crops) == 8, outside
+            for line in crops:
+                length = max(line["width"], line["height"])
+                assert length == pytest.approx(MARK_LENGTH)
+                near = min(
+                    abs(line["x0"] - x0),
+                    abs(line["x1"] - x1),
+                    abs(height - line["top"] - y1),
+                    abs(height - line["bottom"] - y0),
+                )
+                assert near == pytest.approx(MARK_OFFSET) or near == pytest.approx(0)
+            # every mark starts at least the bleed away from the trim
+            for line in outside:
+                assert (
+                    line["x1"] <= x0 - MARK_OFFSET + TOLERANCE
+                    or line["x0"] >= x1 + MARK_OFFSET - TOLERANCE
+                    or height - line["top"] >= y1 + MARK_OFFSET - TOLERANCE
+                    or height - line["bottom"] <= y0 - MARK_OFFSET + TOLERANCE
+                )
 
 
 def test_recipe_text_is_printed_literally(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ import engine
 from engine.canon import canonical_many
 from engine.dig import DigFailed, DigResult, ImpossibleBand, dig, tiers_for
 from engine.tiers import Tier
-from pipeline import report
+from pipeline import report, report_html
 from pipeline.parallel import Chunk, plan_chunks, run_tasks
 from pipeline.recipe import ParallelSpec, Recipe, SectionSpec, own_bands_first, recipe_hash
 from pipeline.render import Book, PrintOptions, Section, puzzle_from_row, render_book
@@ -53,6 +53,7 @@ from pipeline.store import (
 PUZZLES_FILE = "puzzles.parquet"
 MANIFEST_FILE = "manifest.json"
 REPORT_FILE = "report.md"
+REPORT_HTML_FILE = "report.html"  # the same figures as charts, self-contained
 LOCK_FILE = ".lock"
 RUN_ID_HASH = 10  # hex digits of the recipe hash in a run id
 MAX_DIG_ATTEMPTS = 25  # fresh grids tried for one puzzle before the section is declared stuck
@@ -424,6 +425,8 @@ def run_book(recipe: Recipe, quiet: bool = True) -> RunResult:
         summary = report.summarize(rows)
         report.write_report(summary, folder / REPORT_FILE, title=recipe.title, run=rid)
         timings["total"] = time.perf_counter() - start
+        charts = report_html.run_blocks(rows, timings, counts)
+        report_html.write_html(f"{recipe.title}: run {rid}", charts, folder / REPORT_HTML_FILE)
         manifest = {
             "run_id": rid,
             "title": recipe.title,

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from pipeline.app import app, fail
-from pipeline.commands.common import BAD_ARGUMENTS, Jobs, Quiet
+from pipeline.commands.common import BAD_ARGUMENTS, Jobs, Quiet, user_errors
 from pipeline.formats import FORMATS
 from pipeline.grading import (
     ALL_CORES,
@@ -20,6 +20,7 @@ from pipeline.grading import (
 )
 from pipeline.parallel import progress_bar
 from pipeline.recipe import RecipeError, load_recipe
+from pipeline.report_html import grade_blocks, write_html
 
 SOME_ROWS_BAD = 1  # exit code when some rows are not ok
 
@@ -69,6 +70,14 @@ def grade(
         DEFAULT_CHUNK
     ),
     quiet: Quiet = False,
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            dir_okay=False,
+            help="Also write the summary as a self-contained HTML page with charts.",
+        ),
+    ] = None,
 ) -> None:
     """Grade every puzzle of SOURCES and print a summary.
 
@@ -100,5 +109,8 @@ def grade(
         except StrictStop as exc:
             fail(str(exc), SOME_ROWS_BAD)
     typer.echo(format_summary(summary), nl=False)
+    if html is not None:
+        with user_errors():
+            write_html(f"Grading report: {', '.join(sources)}", grade_blocks(summary), html)
     if summary.not_ok:
         fail(f"{summary.not_ok} of {summary.rows} rows are not ok", SOME_ROWS_BAD)

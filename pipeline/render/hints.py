@@ -48,7 +48,7 @@ def hint_flowables(book: Book, heading: ParagraphStyle, body: ParagraphStyle) ->
     for number, puzzle in numbered(book):
         hint = first_hint(_explained(puzzle))
         text = f"{hint}." if hint else SINGLES_ONLY
-        flowables.append(Paragraph(f"<b>{number}.</b> {escape(text)}", body))
+        flowables.append(Paragraph(f"{_bold(f'{number}.', heading)} {escape(text)}", body))
     return flowables
 
 
@@ -67,16 +67,18 @@ def worked_flowables(
         if puzzle.tier not in tiers:
             continue
         explained = _explained(puzzle)
-        flowables.append(Paragraph(f"<b>Puzzle {number}</b> ({escape(puzzle.tier)})", body))
-        flowables.extend(Paragraph(line, small) for line in worked_lines(explained))
+        title = f"{_bold(f'Puzzle {number}', heading)} ({escape(puzzle.tier)})"
+        flowables.append(Paragraph(title, body))
+        lines = worked_lines(explained)
+        flowables.extend(Paragraph(_bold(label, heading) + text, small) for label, text in lines)
     if not flowables:
         return []
     return [Paragraph(WORKED_HEADING, heading), Paragraph(escape(WORKED_INTRO), body), *flowables]
 
 
-def worked_lines(explained: Explanation) -> list[str]:
-    """One paragraph (markup) per pass: its singles' placements, or its technique's first step
-    in words and what the pass's other steps of that technique remove."""
+def worked_lines(explained: Explanation) -> list[tuple[str, str]]:
+    """(label, markup) per pass: its singles' placements, or its technique's first step in words
+    and what the pass's other steps of that technique remove."""
     geo = explained.geometry
     lines = []
     for pass_no, group in groupby(explained.steps, key=lambda step: step.pass_no):
@@ -88,8 +90,14 @@ def worked_lines(explained: Explanation) -> list[str]:
             text = f"{first.name}: {reason(first, geo)} ({done})"
         else:
             text = f"{first.name}: {reason(first, geo)}; {len(more)} more like it ({done})"
-        lines.append(f"<b>Pass {pass_no}.</b> {escape(text)}")
+        lines.append((f"Pass {pass_no}. ", escape(text)))
     return lines
+
+
+def _bold(text: str, heading: ParagraphStyle) -> str:
+    """``text`` in the heading's (bold) font: the book's text fonts are registered one by one,
+    so ``<b>`` would not find a bold face."""
+    return f'<font name="{heading.fontName}">{escape(text)}</font>'
 
 
 def _explained(puzzle: BookPuzzle) -> Explanation:

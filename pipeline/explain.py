@@ -19,6 +19,7 @@ from engine.path import PathStep, solving_path
 
 #: Version of the JSON form (``to_json``), for readers that keep it.
 JSON_VERSION = 1
+ROW_KEYS = ("id", "givens", "box_rows", "box_cols")  # what --id needs of a run's Parquet
 VOWEL_SOUNDS = "AEIOX"  # first letters read with a vowel sound: an X-Chain, an AIC (a Unique)
 
 
@@ -133,6 +134,10 @@ def to_json(explanation: Explanation) -> dict[str, Any]:
 
 def find_row(rows: Iterable[Mapping], wanted: str) -> Mapping:
     """The row whose id is ``wanted`` or starts with it (the short id printed in books)."""
+    rows = list(rows)
+    missing = [key for key in ROW_KEYS if rows and key not in rows[0]]
+    if missing:
+        raise ExplainError(f"not a run's puzzle file: no column {', '.join(missing)}")
     found = [row for row in rows if str(row["id"]).startswith(wanted)]
     if len(found) != 1:
         problem = "no puzzle has" if not found else f"{len(found)} puzzles have"

@@ -104,6 +104,10 @@ def test_id_from_a_runs_parquet(dug: engine.DigResult, tmp_path: Path) -> None:
     missing = invoke("--id", "0000", "--from", str(source))
     assert missing.exit_code == 1
     assert "no puzzle has an id starting with '0000'" in missing.output
+    pq.write_table(table.drop(["box_rows"]), source)
+    unfit = invoke("--id", "abcdef01", "--from", str(source))
+    assert unfit.exit_code == 1
+    assert "not a run's puzzle file: no column box_rows" in unfit.output
 
 
 @pytest.mark.parametrize(

@@ -37,7 +37,6 @@ from pipeline.render.page import (
 )
 from pipeline.render.pages import (
     ANSWER_LABEL_SIZE,
-    PUZZLE_LABEL_SIZE,
     Context,
     Entry,
     GridPage,
@@ -48,6 +47,7 @@ from pipeline.render.pages import (
     grid_area,
     label_band,
     paragraph_text,
+    puzzle_label_size,
     text_area,
 )
 from pipeline.render.slots import MAX_CELL, best_columns
@@ -213,7 +213,7 @@ def _body_pages(
     the contents lists it under (None for a section's later pages)."""
     grid = [
         (page.heading if page.first else None, page)
-        for page in _grid_pages(book, *per_page, options.shade_answers)
+        for page in _grid_pages(book, *per_page, options)
     ]
     hints = hint_flowables(book, styles.heading, styles.body) if options.hints else []
     worked = worked_flowables(book, options.worked_solutions, styles.heading, styles.body)
@@ -233,7 +233,7 @@ def _text_section(
 
 
 def _grid_pages(
-    book: Book, puzzles_per_page: list[int], answers_per_page: list[int], shade: bool
+    book: Book, puzzles_per_page: list[int], answers_per_page: list[int], options: PrintOptions
 ) -> Iterator[GridPage]:
     """Every section's puzzle pages, then every section's answer pages."""
     numbered: list[list[Entry]] = []
@@ -242,17 +242,24 @@ def _grid_pages(
         numbered.append([Entry(number + k, puzzle) for k, puzzle in enumerate(section.puzzles)])
         number += len(section.puzzles)
     for section, entries, count in zip(book.sections, numbered, puzzles_per_page, strict=True):
-        yield from _chunked(section, entries, count, answer=False, shade=False)
+        yield from _chunked(section, entries, count, answer=False, large=options.large_print)
     for section, entries, per_page in zip(book.sections, numbered, answers_per_page, strict=True):
-        yield from _chunked(section, entries, per_page, answer=True, shade=shade)
+        yield from _chunked(section, entries, per_page, answer=True, shade=options.shade_answers)
 
 
 def _chunked(
-    section: Section, entries: list[Entry], per_page: int, *, answer: bool, shade: bool
+    section: Section,
+    entries: list[Entry],
+    per_page: int,
+    *,
+    answer: bool,
+    shade: bool = False,
+    large: bool = False,
 ) -> Iterator[GridPage]:
     for start in range(0, len(entries), per_page):
         chunk = entries[start : start + per_page]
-        yield GridPage(section, chunk, per_page, answer=answer, first=start == 0, shade=shade)
+        first = start == 0
+        yield GridPage(section, chunk, per_page, answer, first, shade, large)
 
 
 def _largest_symbol(count: int, area: Box, band: float, n: int) -> float:
@@ -277,7 +284,7 @@ def _puzzles_per_page(section: Section, frame: PageFrame, options: PrintOptions)
     ``LARGE_PRINT_SYMBOL`` high."""
     area = grid_area(frame)
     n = max(puzzle.grids.geometry.n for puzzle in section.puzzles)
-    band = label_band(PUZZLE_LABEL_SIZE)
+    band = label_band(puzzle_label_size(options.large_print))
     if options.large_print:
         for count in range(min(section.layout, LARGE_PRINT_LAYOUT), 0, -1):
             if _largest_symbol(count, area, band, n) >= LARGE_PRINT_SYMBOL:

@@ -46,6 +46,11 @@ LABEL_SEPARATOR = " · "
 LARGE_PRINT_TEXT = 16 / BODY_SIZE  # large print sets body text at 16 pt, the rest in proportion
 
 
+def puzzle_label_size(large: bool) -> float:
+    """Size of a puzzle's label ("Puzzle 12"), set up with the text in large print."""
+    return PUZZLE_LABEL_SIZE * (LARGE_PRINT_TEXT if large else 1.0)
+
+
 def label_band(size: float) -> float:
     return size * LABEL_BAND_PER_SIZE
 
@@ -190,6 +195,7 @@ class GridPage:
     answer: bool = False
     first: bool = False  # first page of the section (puzzles) or of its answers
     shade: bool = False
+    large: bool = False  # large print: bigger puzzle labels
 
     @property
     def heading(self) -> str:
@@ -201,7 +207,7 @@ class GridPage:
         draw_head(canv, frame, fonts, self.heading, self.first)
         area = grid_area(frame, legend=self.shade)  # as planned, so every page has equal grids
         shaded = self.shade and any(entry.puzzle.passes for entry in self.entries)
-        size = ANSWER_LABEL_SIZE if self.answer else PUZZLE_LABEL_SIZE
+        size = ANSWER_LABEL_SIZE if self.answer else puzzle_label_size(self.large)
         n = max(entry.puzzle.grids.geometry.n for entry in self.entries)
         slots = arrange(self.per_page, area, label_band(size), n)
         for entry, slot in zip(self.entries, slots, strict=False):

@@ -19,6 +19,7 @@ from pipeline.render.sample import SampleSection, sample_book
 
 LARGE_CLUES = 24.0  # pt
 LARGE_BODY = 16.0  # pt
+LARGE_LABEL = 13.0  # pt: "Puzzle 3" above a large-print grid
 DPI = 100
 MIN_FRAME = 100.0  # pt: a grid frame, not a legend swatch
 MIN_STEP = 0.10  # grey between the shades of neighbouring passes
@@ -39,8 +40,12 @@ def test_large_print_prints_big_clues_one_or_two_to_a_page(tmp_path: Path) -> No
         for page in pdf.pages[2 : first_answers - 1]:
             text = page.extract_text()
             per_page.append(text.count("Puzzle "))
-            clues = [c["size"] for c in page.chars if c["text"].isdigit() and c["size"] > 12]
+            clues = [
+                c["size"] for c in page.chars if c["text"].isdigit() and c["size"] > LARGE_BODY
+            ]
             assert min(clues) >= LARGE_CLUES
+            label = [c["size"] for c in page.chars if c["text"] == "P"]  # "Puzzle 3"
+            assert min(label) >= LARGE_LABEL
     assert per_page == [1, 1, 1, 2, 2]  # 9x9: one to a page on letter; 6x6: two
 
 

@@ -62,6 +62,7 @@ CONTENTS_NUMBER_WIDTH = 0.6 * inch
 CREATOR = "sudoku-pipeline"
 FRONT_PAGES = 1  # the title page, before the flowing front matter
 IMPOSED_SUFFIX = "-imposed"
+KEEP_WITH_NEXT_ROOM = 0.6 * inch  # under a heading at a page's foot: about three lines of text
 
 
 class UnreadableLayout(BookError):
@@ -392,9 +393,15 @@ def _flow(flowables: list[Flowable], box: Box) -> list[list[Flowable]]:
     while queue:
         flowable = queue.pop(0)
         _, needed = flowable.wrap(box.width, room)
-        if needed <= room:
+        stranded = bool(current) and _stranded(flowable, room - needed, queue, box)
+        if needed <= room and not stranded:
             current.append(flowable)
             room -= needed + flowable.getSpaceAfter()
+            continue
+        if needed <= room:  # a heading that would end the page starts the next one
+            queue.insert(0, flowable)
+            pages.append(current)
+            current, room = [], height
             continue
         parts = flowable.split(box.width, room)
         if len(parts) > 1:
@@ -409,6 +416,15 @@ def _flow(flowables: list[Flowable], box: Box) -> list[list[Flowable]]:
     if current:
         pages.append(current)
     return pages
+
+
+def _stranded(flowable: Flowable, left: float, queue: list[Flowable], box: Box) -> bool:
+    """True for a heading (``keepWithNext``) that would leave too little room under it for the
+    start of what it heads."""
+    if not flowable.getKeepWithNext() or not queue:
+        return False
+    _, following = queue[0].wrap(box.width, box.height)
+    return left - flowable.getSpaceAfter() < min(following, KEEP_WITH_NEXT_ROOM)
 
 
 def _write_pages(canv: Canvas, pages: list[Page], frames: list[PageFrame], ctx: Context) -> None:

@@ -56,6 +56,7 @@ def worked_flowables(
     book: Book, tiers: tuple[str, ...], heading: ParagraphStyle, body: ParagraphStyle
 ) -> list[Flowable]:
     """The appendix: every pass of each puzzle of ``tiers``; empty when no puzzle is of them."""
+    title_style = ParagraphStyle("worked-title", parent=body, keepWithNext=1)
     small = ParagraphStyle(
         "worked",
         parent=body,
@@ -68,7 +69,7 @@ def worked_flowables(
             continue
         explained = _explained(puzzle)
         title = f"{_bold(f'Puzzle {number}', heading)} ({escape(puzzle.tier)})"
-        flowables.append(Paragraph(title, body))
+        flowables.append(Paragraph(title, title_style))
         lines = worked_lines(explained)
         flowables.extend(Paragraph(_bold(label, heading) + text, small) for label, text in lines)
     if not flowables:

@@ -88,7 +88,9 @@ class Styles:
         self.title = style("title", fonts.text_bold, TITLE_SIZE, alignment=TA_CENTER)
         self.author = style("author", fonts.text, AUTHOR_SIZE, alignment=TA_CENTER)
         self.blurb = style("blurb", fonts.text, BODY_SIZE, alignment=TA_CENTER)
-        self.heading = style("heading", fonts.text_bold, HEADING_SIZE, spaceAfter=HEADING_SIZE)
+        self.heading = style(
+            "heading", fonts.text_bold, HEADING_SIZE, spaceAfter=HEADING_SIZE, keepWithNext=1
+        )
         self.body = style("body", fonts.text, BODY_SIZE, spaceAfter=BODY_SIZE / 2)
 
 

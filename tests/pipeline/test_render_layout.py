@@ -1,5 +1,5 @@
-"""Large print and answer-key shading, read back from the PDF: pdfplumber for font sizes and
-grids per page, poppler's ``pdftoppm`` pixels for the grey of each pass."""
+"""Large print, answer-key shading and headings kept with their text: read back from the PDF
+with pdfplumber (font sizes, grids per page) and poppler's ``pdftoppm`` (the grey of each pass)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,16 @@ import numpy as np
 import pdfplumber
 import pytest
 from PIL import Image
+from reportlab.lib.units import inch
+from reportlab.platypus import Paragraph, Spacer
 
 from pipeline.recipe import RecipeError, parse_recipe
 from pipeline.render import PrintOptions, UnreadableLayout, render_book
+from pipeline.render.booklet import _flow
+from pipeline.render.fonts import fonts
 from pipeline.render.grid import FILLED_GREY, PASS_SHADES
+from pipeline.render.page import Box
+from pipeline.render.pages import Styles
 from pipeline.render.sample import SampleSection, sample_book
 
 LARGE_CLUES = 24.0  # pt
@@ -105,3 +111,16 @@ def test_answer_shades_are_ten_percent_apart_on_paper(tmp_path: Path) -> None:
     steps = -np.diff(greys)  # later passes darker
     assert min(steps) >= MIN_STEP - PIXEL_SLACK / 255, greys
     assert greys[-1] - FILLED_GREY >= MIN_CONTRAST, greys
+
+
+def test_a_heading_never_ends_a_page() -> None:
+    """A heading whose text would start on the next page moves there with it."""
+    styles = Styles(fonts())
+    box = Box(0, 0, 4 * inch, 3 * inch)
+    heading = Paragraph("Heading", styles.heading)
+    body = Paragraph("word " * 60, styles.body)
+    _, heading_height = heading.wrap(box.width, box.height)
+    filler = Spacer(box.width, box.height - heading_height - styles.heading.spaceAfter - 2)
+    pages = _flow([filler, heading, body], box)
+    assert [len(page) for page in pages] == [1, 2]
+    assert pages[1][0] is heading

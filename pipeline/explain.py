@@ -98,6 +98,15 @@ def reason(step: PathStep, geo: Geometry) -> str:
             f"Look at digit {digits}: in {base} {_listed(map(str, bases))} it can only go in "
             f"{cover} {_listed(map(str, covers))}, so it leaves the rest of those {cover}"
         )
+    if kind == "trial_and_error" and step.eliminations and step.detail >= 0:
+        cell, value = step.eliminations[0]
+        name, digit = geo.cell_name(cell), symbol[value - 1]
+        return (
+            f"Suppose {name}={digit}: singles then lead to a contradiction within "
+            f"{step.detail} placements, so {digit} cannot go in {name}"
+        )
+    if kind == "trial_and_error":
+        return "No technique applies here: the remaining cells take trial and error"
     article = "an" if step.name[0] in VOWEL_SOUNDS else "a"
     return f"Look for {article} {step.name} on {digits} through {cells}"
 

@@ -168,3 +168,14 @@ def test_exemplars_name_their_technique(exemplar_outputs: dict, technique: str) 
         solution = engine.solve(PUZZLE_LINE.search(text).group(1))
         for row, col, value in placements(text):
             assert solution[(row - 1) * 9 + col - 1] == value
+
+
+def test_forcing_steps_say_what_was_supposed() -> None:
+    """Extreme puzzles need one-level trial: each refuted candidate is named with its cell."""
+    found = engine.dig(engine.random_grid(9, seed=5), "extreme", seed=5)
+    result = invoke(found.puzzle)
+    lines = [line for line in result.output.splitlines() if "  Forcing Chain:" in line]
+    assert lines
+    for line in lines:
+        match = re.search(r"Suppose (r\d+c\d+)=(\d): .* so \2 cannot go in \1 => \1<>\2$", line)
+        assert match, line

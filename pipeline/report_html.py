@@ -136,7 +136,7 @@ def grade_blocks(summary: GradeSummary) -> list[Block]:
         (f"{b * ITERATION_BIN}-{(b + 1) * ITERATION_BIN - 1}", count)
         for b, count in sorted(summary.iteration_bins.items())
     ]
-    mean = summary.score_total / graded if graded else math.nan
+    mean = summary.score_total / graded if graded else math.nan  # shown only when graded
     return [
         Chart(
             "chart-status",
@@ -156,8 +156,10 @@ def grade_blocks(summary: GradeSummary) -> list[Block]:
                     summary.rows,
                     graded,
                     summary.not_ok,
-                    *(f"{v:.2f}" if graded else "-" for v in (summary.score_min, mean)),
-                    f"{summary.score_max:.2f}" if graded else "-",
+                    *(
+                        f"{score:.2f}" if graded else "-"
+                        for score in (summary.score_min, mean, summary.score_max)
+                    ),
                 )
             ],
         ),

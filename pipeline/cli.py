@@ -1,6 +1,14 @@
 """The ``pipeline`` command: importing the command modules registers them on the app."""
 
 from pipeline.app import app
-from pipeline.commands import dig, generate, grade, render, run, stats  # noqa: F401  (register)
+from pipeline.commands import (  # noqa: F401  (register)
+    dig,
+    explain,
+    generate,
+    grade,
+    render,
+    run,
+    stats,
+)
 
 __all__ = ["app"]

@@ -32,6 +32,9 @@ Schema (every key is optional unless marked required; ``configs/nightly.toml`` s
     shade_answers    = false
     answers_per_page = 6         # 1 .. 16
     about            = true      # print an "about the difficulty" page
+    hints            = false     # a hints section: each puzzle's first step beyond singles
+    worked_solutions = []        # tiers whose puzzles get a worked solution at the back
+    large_print      = false     # 1-2 puzzles a page, clues of 24 pt or more, 16 pt text
 
     [[sections]]                 # at least one, printed in this order
     title    = "Easy"            # default: the tier's name, capitalised
@@ -114,6 +117,9 @@ PRINT_KEYS = (
     "shade_answers",
     "answers_per_page",
     "about",
+    "hints",
+    "worked_solutions",
+    "large_print",
 )
 TRIM_KEYS = ("width", "height")
 SECTION_KEYS = (
@@ -384,7 +390,7 @@ def _trim(table: _Table) -> dict[str, Any]:
     return {"trim": CUSTOM, **size}
 
 
-def _print(top: _Table) -> PrintSpec:
+def _print(top: _Table, tier_names: tuple[str, ...]) -> PrintSpec:
     table = top.table("print", PRINT_KEYS)
     defaults = PrintOptions()
     fields = {
@@ -396,6 +402,9 @@ def _print(top: _Table) -> PrintSpec:
         "answers_per_page": table.integer(
             "answers_per_page", defaults.answers_per_page, 1, MAX_ANSWERS_PER_PAGE
         ),
+        "hints": table.boolean("hints", defaults.hints),
+        "worked_solutions": _tier_list(table, "worked_solutions", tier_names),
+        "large_print": table.boolean("large_print", defaults.large_print),
     }
     if fields["imposition"] == SADDLE_STITCH and fields["binding"] != SADDLE_STITCH:
         table.fail("imposition", f'"{SADDLE_STITCH}" needs binding = "{SADDLE_STITCH}"')
@@ -404,6 +413,18 @@ def _print(top: _Table) -> PrintSpec:
         return PrintSpec(PrintOptions(**fields), about)
     except PrintOptionError as exc:  # the renderer's own checks, should ours ever fall behind
         table.fail("", str(exc))
+
+
+def _tier_list(table: _Table, key: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """A list of tier names (empty when absent), each one the recipe knows."""
+    value = table.get(key, [])
+    allowed = f"a list of tier names from {_listed(names)}"
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        table.fail(key, f"got {_shown(value)}; allowed: {allowed}")
+    for item in value:
+        if item not in names:
+            table.fail(key, f"got {item!r}; allowed: {allowed}")
+    return tuple(value)
 
 
 def _shape(table: _Table) -> tuple[int, int, int]:
@@ -503,7 +524,7 @@ def parse_recipe(
         output=_output(top),
         tiers=tiers,
         parallel=_parallel(top),
-        print=_print(top),
+        print=_print(top, names),
         sections=tuple(
             _section(table, names, base) for table in top.tables("sections", SECTION_KEYS)
         ),

@@ -37,7 +37,7 @@ import engine
 from engine.canon import canonical_many
 from engine.dig import DigFailed, DigResult, ImpossibleBand, dig
 from engine.tiers import Tier
-from pipeline import report
+from pipeline import report, report_html
 from pipeline.about import about_text
 from pipeline.daily import with_run_seed
 from pipeline.grading import UnusableArguments
@@ -68,6 +68,7 @@ from pipeline.store import (
 PUZZLES_FILE = "puzzles.parquet"
 MANIFEST_FILE = "manifest.json"
 REPORT_FILE = "report.md"
+REPORT_HTML_FILE = "report.html"  # the same figures as charts, self-contained
 LOCK_FILE = ".lock"
 RUN_ID_HASH = 10  # hex digits of the recipe hash in a run id
 MAX_DIG_ATTEMPTS = 25  # fresh grids tried for one puzzle before the section is declared stuck
@@ -465,7 +466,8 @@ def render(
         raise PipelineError(f"{path}: cannot write the PDF: {exc.strerror or exc}") from None
     except ValueError as exc:  # BookError, PageCountError, UnsupportedText, ImpositionError ...
         raise PipelineError(f"{path}: cannot render the book: {exc}") from None
-    return {"file": path.name, "pages": result.pages, "sheets": result.sheets}
+    imposed = result.imposed_path.name if result.imposed_path else None
+    return {"file": path.name, "imposed": imposed, "pages": result.pages, "sheets": result.sheets}
 
 
 def versions() -> dict[str, str]:
@@ -511,6 +513,8 @@ def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> Run
         summary = report.summarize(rows)
         report.write_report(summary, folder / REPORT_FILE, title=recipe.title, run=rid)
         timings["total"] = time.perf_counter() - start
+        charts = report_html.run_blocks(rows, timings, counts)
+        report_html.write_html(f"{recipe.title}: run {rid}", charts, folder / REPORT_HTML_FILE)
         manifest = {
             "run_id": rid,
             "title": recipe.title,

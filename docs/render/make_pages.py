@@ -1,6 +1,9 @@
-"""Regenerate the page images in this folder from a sample book.
+"""Regenerate the page images in this folder: a sample book for the layouts, a small real run
+(dug and graded puzzles) for the hints, worked solutions and report charts, large print, and an
+imposed sheet.
 
-Run: ``.venv/bin/python docs/render/make_pages.py`` (needs ``pdftoppm`` from poppler-utils).
+Run: ``.venv/bin/python docs/render/make_pages.py`` (needs ``pdftoppm`` from poppler-utils and
+``chromium`` for the report's screenshot).
 """
 
 from __future__ import annotations
@@ -9,8 +12,11 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from pipeline.recipe import parse_recipe
 from pipeline.render import PrintOptions, render_book
+from pipeline.render.hints import HINTS_HEADING, WORKED_HEADING
 from pipeline.render.sample import SampleSection, sample_book
+from pipeline.run import REPORT_HTML_FILE, run_book
 
 HERE = Path(__file__).resolve().parent
 DPI = 80
@@ -34,7 +40,40 @@ IMAGES = {
 }
 
 
-def main() -> None:
+#: A small real run: a few puzzles of each tier, with hints and worked solutions for experts.
+RUN = {
+    "title": "Sample Run",
+    "seed": 17,
+    "parallel": {"n_jobs": 1},
+    "print": {"shade_answers": True, "hints": True, "worked_solutions": ["expert"]},
+    "sections": [
+        {"tier": tier, "count": 4, "layout": 4}
+        for tier in ("easy", "medium", "hard", "expert", "extreme")
+    ],
+}
+REPORT_WINDOW = "1200,1500"
+CHROMIUM = [
+    "chromium",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    f"--window-size={REPORT_WINDOW}",
+]
+
+
+def page_png(pdf: Path, page: int, name: str) -> None:
+    """Page ``page`` of ``pdf`` as ``name`` in this folder."""
+    command = ["pdftoppm", "-png", "-r", str(DPI), "-f", str(page), "-l", str(page), "-singlefile"]
+    subprocess.run([*command, str(pdf), str(HERE / Path(name).stem)], check=True)
+    print(f"{name}: page {page} of {pdf.name}")
+
+
+def layouts(folder: Path) -> None:
     book = sample_book(
         SECTIONS,
         seed=2,
@@ -42,16 +81,57 @@ def main() -> None:
         author="sudoku-pipeline",
         about="Puzzles get harder section by section.",
     )
-    with tempfile.TemporaryDirectory() as folder:
-        pdf = Path(folder) / "sample.pdf"
-        result = render_book(book, pdf, PrintOptions(shade_answers=True))
-        first_pages = dict(result.contents) | {"title": 1, "contents": 2}
-        for name, heading in {"title.png": "title", "contents.png": "contents", **IMAGES}.items():
-            page = str(first_pages[heading])
-            stem = HERE / Path(name).stem
-            command = ["pdftoppm", "-png", "-r", str(DPI), "-f", page, "-l", page, "-singlefile"]
-            subprocess.run([*command, str(pdf), str(stem)], check=True)
-            print(f"{name}: page {page}")
+    pdf = folder / "sample.pdf"
+    result = render_book(book, pdf, PrintOptions(shade_answers=True))
+    first_pages = dict(result.contents) | {"title": 1, "contents": 2}
+    for name, heading in {"title.png": "title", "contents.png": "contents", **IMAGES}.items():
+        page_png(pdf, first_pages[heading], name)
+
+
+def real_run(folder: Path) -> None:
+    """Hints, a worked solution and the report's charts, from a run of real puzzles."""
+    result = run_book(parse_recipe({**RUN, "output": str(folder / "output")}))
+    pdf = result.folder / result.manifest["pdf"]["file"]
+    first_pages = {}
+    for page, text in enumerate(_page_texts(pdf), start=1):
+        heading = text.splitlines()[0] if text else ""
+        first_pages.setdefault(heading, page)
+    page_png(pdf, first_pages[HINTS_HEADING], "hints.png")
+    page_png(pdf, first_pages[WORKED_HEADING], "worked-solution.png")
+    shot = HERE / "report.png"
+    profile = f"--user-data-dir={folder / 'chromium'}"
+    report = (result.folder / REPORT_HTML_FILE).as_uri()
+    subprocess.run([*CHROMIUM, profile, f"--screenshot={shot}", report], check=True)
+    print(f"report.png: {REPORT_HTML_FILE} in headless chromium")
+
+
+def large_print(folder: Path) -> None:
+    book = sample_book([SampleSection("easy", 9, 4, 2)], seed=4, title="Large Print Sudoku")
+    pdf = folder / "large.pdf"
+    result = render_book(book, pdf, PrintOptions(large_print=True))
+    page_png(pdf, dict(result.contents)["Easy"], "large-print.png")
+
+
+def imposed(folder: Path) -> None:
+    book = sample_book([SampleSection("kids", 6, 4, 8)], seed=6, title="Kids Sudoku")
+    options = PrintOptions(trim="5.5x8.5", binding="saddle-stitch", imposition="saddle-stitch")
+    result = render_book(book, folder / "kids.pdf", options)
+    assert result.imposed_path is not None
+    page_png(result.imposed_path, 2, "imposed-sheet.png")  # the back of the outer sheet
+
+
+def _page_texts(pdf: Path) -> list[str]:
+    pages = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True)
+    return [page.strip() for page in pages.stdout.split("\f")]
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        layouts(folder)
+        real_run(folder)
+        large_print(folder)
+        imposed(folder)
 
 
 if __name__ == "__main__":

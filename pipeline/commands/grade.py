@@ -9,7 +9,7 @@ import typer
 
 from pipeline.app import SOME_ROWS_BAD, app, fail
 from pipeline.commands.choices import DEFAULT_GRADE_CHUNK, Format
-from pipeline.commands.common import Jobs, Quiet, jobs_or_all, output_option
+from pipeline.commands.common import Jobs, Quiet, jobs_or_all, output_option, user_errors
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -56,6 +56,14 @@ def grade(
         DEFAULT_GRADE_CHUNK
     ),
     quiet: Quiet = False,
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            dir_okay=False,
+            help="Also write the summary as a self-contained HTML page with charts.",
+        ),
+    ] = None,
 ) -> None:
     """Grade every puzzle of SOURCES and print a summary.
 
@@ -66,6 +74,7 @@ def grade(
     from pipeline.grading import StrictStop, UnusableArguments, format_summary, grade_files
     from pipeline.parallel import progress_bar
     from pipeline.recipe import RecipeError, load_recipe
+    from pipeline.report_html import grade_blocks, write_html
 
     try:
         tiers = load_recipe(recipe).tiers if recipe else ()
@@ -91,6 +100,9 @@ def grade(
         except StrictStop as exc:
             fail(str(exc), SOME_ROWS_BAD)
     typer.echo(format_summary(summary), nl=False)
+    if html is not None:
+        with user_errors():
+            write_html(f"Grading report: {', '.join(sources)}", grade_blocks(summary), html)
     if summary.not_ok:
         fail(f"{summary.not_ok} of {summary.rows} rows are not ok", SOME_ROWS_BAD)
 

@@ -39,8 +39,8 @@ def render(
     imposition: Annotated[
         Imposition,
         typer.Option(
-            help="saddle-stitch prints 2-up sheets in folded-booklet order (and pads the book "
-            "to a multiple of 4 pages)."
+            help="saddle-stitch also writes OUTPUT-imposed.pdf, 2-up sheets in folded-booklet "
+            "order with crop and fold marks (and pads the book to a multiple of 4 pages)."
         ),
     ] = "none",
     shade_answers: Annotated[
@@ -86,3 +86,7 @@ def render(
         except OSError as exc:
             fail(f"{output}: cannot write: {exc.strerror or exc}")
     typer.echo(f"{result.pages} pages, {result.puzzles} puzzles written to {output}")
+    if result.imposed_path:
+        typer.echo(
+            f"{result.sheets} sheets imposed, with crop and fold marks, in {result.imposed_path}"
+        )

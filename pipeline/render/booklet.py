@@ -1,7 +1,8 @@
 """Book assembly: plan every page, check it is printable, then write the PDF atomically.
 
-Page order: title page, contents and how to play, the about page (when the book has one), the
-sections, their answers, then ruled notes pages to reach the page count the binding needs. The
+Page order: title page, contents and how to play followed by the about text (when the book has
+one), the sections, the hints (when asked for), the answers, the worked solutions (for the tiers
+asked for), then ruled notes pages to reach the page count the binding needs. The
 gutter depends on the page count and the page count on the gutter (text reflows), so planning
 repeats until the two agree. Bytes are reproducible: reportlab's invariant mode fixes dates and
 document ids, and fonts are subset in a fixed order.
@@ -10,6 +11,7 @@ document ids, and fonts are subset in a fixed order.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,9 +23,11 @@ from pipeline.formats.writers import atomic_path
 from pipeline.render.book import Book, BookError, Section
 from pipeline.render.fonts import Fonts, check_text, fonts
 from pipeline.render.grid import symbol_size
-from pipeline.render.imposition import saddle_stitch_sides
+from pipeline.render.hints import HINTS_HEADING, WORKED_HEADING, hint_flowables, worked_flowables
+from pipeline.render.imposition import SLUG, draw_marks, saddle_stitch_sides, sheet_size
 from pipeline.render.options import NO_IMPOSITION, PrintOptions
 from pipeline.render.page import (
+    PAGES_PER_UNIT,
     Box,
     PageFrame,
     gutter_for,
@@ -33,7 +37,6 @@ from pipeline.render.page import (
 )
 from pipeline.render.pages import (
     ANSWER_LABEL_SIZE,
-    PUZZLE_LABEL_SIZE,
     Context,
     Entry,
     GridPage,
@@ -44,6 +47,7 @@ from pipeline.render.pages import (
     grid_area,
     label_band,
     paragraph_text,
+    puzzle_label_size,
     text_area,
 )
 from pipeline.render.slots import MAX_CELL, best_columns
@@ -52,9 +56,13 @@ Page = TitlePage | TextPage | GridPage | NotesPage
 
 MIN_PUZZLE_SYMBOL = 8.0  # pt: smaller symbols in a puzzle are a strain to read and write beside
 MIN_ANSWER_SYMBOL = 5.0  # pt: answers are looked up, not worked in
+LARGE_PRINT_SYMBOL = 24.0  # pt: the clues of a large-print book
+LARGE_PRINT_LAYOUT = 2  # puzzles per page at most in large print
 CONTENTS_NUMBER_WIDTH = 0.6 * inch
 CREATOR = "sudoku-pipeline"
 FRONT_PAGES = 1  # the title page, before the flowing front matter
+IMPOSED_SUFFIX = "-imposed"
+KEEP_WITH_NEXT_ROOM = 0.6 * inch  # under a heading at a page's foot: about three lines of text
 
 
 class UnreadableLayout(BookError):
@@ -65,11 +73,12 @@ class UnreadableLayout(BookError):
 class RenderResult:
     """What was written: counts and sizes (points) for the manifest and the report."""
 
-    path: Path
+    path: Path  # the book as single pages
+    imposed_path: Path | None  # its imposed sheets, when imposition was asked for
     pages: int  # pages of the book, padding included
-    sheets: int  # pages of the PDF: ``pages``, or half as many 2-up sheets when imposed
+    sheets: int  # sheets of paper: leaves of 2 pages (perfect binding), folded 4 (saddle stitch)
     page_size: tuple[float, float]  # trim plus bleed
-    sheet_size: tuple[float, float]  # the PDF's page size
+    sheet_size: tuple[float, float]  # an imposed side with its slug (the page size if none)
     blank_pages: int  # notes pages added for the binding
     puzzles: int
     gutter: float
@@ -85,44 +94,55 @@ class Plan:
 
 
 def render_book(book: Book, path: Path, options: PrintOptions) -> RenderResult:
-    """Write ``book`` to ``path`` as a print-ready PDF; the file appears only when complete."""
+    """Write ``book`` to ``path`` as a print-ready PDF of single pages and, when imposition is
+    asked for, the imposed sheets beside it (:func:`imposed_path`); files appear only when
+    complete."""
     chosen = fonts()
     check_book_text(book)
     plan = plan_book(book, options, chosen)
-    context = Context(book, chosen, Styles(chosen))
+    context = Context(book, chosen, Styles(chosen, large=options.large_print))
     trim, bleed = options.trim_size, options.bleed
     frames = [page_frame(k + 1, trim, bleed, plan.gutter) for k in range(len(plan.pages))]
     page_size = media_size(trim, bleed)
-    imposed = options.imposition != NO_IMPOSITION
-    sheet_size = (2 * page_size[0], page_size[1]) if imposed else page_size
     path = Path(path)
-    with atomic_path(path) as temporary, temporary.open("wb") as handle:
-        canv = Canvas(
-            handle,
-            pagesize=sheet_size,
-            invariant=1,
-            pageCompression=1,
-            initialFontName=chosen.text,
-        )
-        canv.setTitle(book.title)
-        canv.setAuthor(book.author)
-        canv.setCreator(CREATOR)
-        if imposed:
-            sheets = _write_sheets(canv, plan.pages, frames, context)
-        else:
-            sheets = _write_pages(canv, plan.pages, frames, context)
-        canv.save()
+    with _canvas(path, page_size, book, chosen) as canv:
+        _write_pages(canv, plan.pages, frames, context)
+    imposed, side_size = None, page_size
+    if options.imposition != NO_IMPOSITION:
+        imposed, side_size = imposed_path(path), sheet_size(page_size)
+        with _canvas(imposed, side_size, book, chosen) as canv:
+            _write_sheets(canv, plan.pages, frames, context)
     return RenderResult(
         path=path,
+        imposed_path=imposed,
         pages=len(plan.pages),
-        sheets=sheets,
+        sheets=len(plan.pages) // PAGES_PER_UNIT[options.binding],
         page_size=page_size,
-        sheet_size=sheet_size,
+        sheet_size=side_size,
         blank_pages=plan.blank_pages,
         puzzles=book.puzzle_count,
         gutter=plan.gutter,
         contents=tuple(plan.contents),
     )
+
+
+def imposed_path(path: Path) -> Path:
+    """Where the imposed sheets of the book at ``path`` go: ``book.pdf`` -> ``book-imposed.pdf``."""
+    return path.with_name(f"{path.stem}{IMPOSED_SUFFIX}{path.suffix}")
+
+
+@contextmanager
+def _canvas(path: Path, size: tuple[float, float], book: Book, chosen: Fonts) -> Iterator[Canvas]:
+    """A canvas writing to a temporary file that replaces ``path`` once saved."""
+    with atomic_path(path) as temporary, temporary.open("wb") as handle:
+        canv = Canvas(
+            handle, pagesize=size, invariant=1, pageCompression=1, initialFontName=chosen.text
+        )
+        canv.setTitle(book.title)
+        canv.setAuthor(book.author)
+        canv.setCreator(CREATOR)
+        yield canv
+        canv.save()
 
 
 def check_book_text(book: Book) -> None:
@@ -139,12 +159,12 @@ def check_book_text(book: Book) -> None:
 
 def plan_book(book: Book, options: PrintOptions, chosen: Fonts) -> Plan:
     """All pages in order, with the gutter that suits their count."""
-    styles = Styles(chosen)
-    gutter = gutter_for(0)
+    styles = Styles(chosen, large=options.large_print)
+    gutter = gutter_for(0, options.binding)
     while True:  # a wider gutter never removes pages, so this climbs the table and stops
         pages, contents = _plan_pages(book, options, gutter, styles)
         total = padded_page_count(len(pages), options.binding)
-        needed = gutter_for(total)
+        needed = gutter_for(total, options.binding)
         if needed <= gutter:
             break
         gutter = needed
@@ -159,48 +179,88 @@ def _plan_pages(
     frame = page_frame(1, options.trim_size, options.bleed, gutter)
     text_box = text_area(frame)
     answers_per_page = [_answers_per_page(section, frame, options) for section in book.sections]
-    for section in book.sections:
-        _check_readable(section, frame, options)
+    per_page = [_puzzles_per_page(section, frame, options) for section in book.sections]
     _check_title_fits(book, styles, frame)
-    about = _flow(_about_flowables(book, styles), text_box) if book.about else []
 
-    grid_pages = list(_grid_pages(book, answers_per_page, options.shade_answers))
-    headings = [page.heading for page in grid_pages if page.first]
+    body = _body_pages(book, options, (per_page, answers_per_page), styles, text_box)
+    headings = [heading for heading, _ in body if heading]
 
     def front_for(numbers: Sequence[int]) -> list[list[Flowable]]:
         contents = list(zip(headings, numbers, strict=True))
-        return _flow(_front_flowables(book, options, styles, contents, text_box), text_box)
+        about = _about_flowables(book, styles) if book.about else []
+        front = _front_flowables(book, options, styles, contents, text_box)
+        return _flow([*front, *about], text_box)  # about follows how to play on its page
 
     # the contents' length does not depend on the numbers in it: lay it out once to count it
-    before_grids = FRONT_PAGES + len(front_for([0] * len(headings))) + len(about)
-    numbers = [before_grids + k + 1 for k, page in enumerate(grid_pages) if page.first]
+    before_grids = FRONT_PAGES + len(front_for([0] * len(headings)))
+    numbers = [before_grids + k + 1 for k, (heading, _) in enumerate(body) if heading]
     front = front_for(numbers)
-    assert before_grids == FRONT_PAGES + len(front) + len(about)
+    assert before_grids == FRONT_PAGES + len(front)
     pages: list[Page] = [TitlePage()]
-    pages.extend(TextPage(flowables) for flowables in (*front, *about))
-    pages.extend(grid_pages)
+    pages.extend(TextPage(flowables) for flowables in front)
+    pages.extend(page for _, page in body)
     contents = list(zip(headings, numbers, strict=True))
     return pages, contents
 
 
-def _grid_pages(book: Book, answers_per_page: list[int], shade: bool) -> Iterator[GridPage]:
+def _body_pages(
+    book: Book,
+    options: PrintOptions,
+    per_page: tuple[list[int], list[int]],
+    styles: Styles,
+    box: Box,
+) -> list[tuple[str | None, Page]]:
+    """Puzzles, hints, answers and worked solutions in print order, each page with the heading
+    the contents lists it under (None for a section's later pages)."""
+    grid = [
+        (page.heading if page.first else None, page)
+        for page in _grid_pages(book, *per_page, options)
+    ]
+    hints = hint_flowables(book, styles.heading, styles.body) if options.hints else []
+    worked = worked_flowables(book, options.worked_solutions, styles.heading, styles.body)
+    return [
+        *(item for item in grid if not item[1].answer),
+        *_text_section(hints, HINTS_HEADING, box),
+        *(item for item in grid if item[1].answer),
+        *_text_section(worked, WORKED_HEADING, box),
+    ]
+
+
+def _text_section(
+    flowables: list[Flowable], heading: str, box: Box
+) -> list[tuple[str | None, Page]]:
+    pages = _flow(flowables, box)
+    return [(heading if k == 0 else None, TextPage(page)) for k, page in enumerate(pages)]
+
+
+def _grid_pages(
+    book: Book, puzzles_per_page: list[int], answers_per_page: list[int], options: PrintOptions
+) -> Iterator[GridPage]:
+    """Every section's puzzle pages, then every section's answer pages."""
     numbered: list[list[Entry]] = []
     number = 1
     for section in book.sections:
         numbered.append([Entry(number + k, puzzle) for k, puzzle in enumerate(section.puzzles)])
         number += len(section.puzzles)
-    for section, entries in zip(book.sections, numbered, strict=True):
-        yield from _chunked(section, entries, section.layout, answer=False, shade=False)
+    for section, entries, count in zip(book.sections, numbered, puzzles_per_page, strict=True):
+        yield from _chunked(section, entries, count, answer=False, large=options.large_print)
     for section, entries, per_page in zip(book.sections, numbered, answers_per_page, strict=True):
-        yield from _chunked(section, entries, per_page, answer=True, shade=shade)
+        yield from _chunked(section, entries, per_page, answer=True, shade=options.shade_answers)
 
 
 def _chunked(
-    section: Section, entries: list[Entry], per_page: int, *, answer: bool, shade: bool
+    section: Section,
+    entries: list[Entry],
+    per_page: int,
+    *,
+    answer: bool,
+    shade: bool = False,
+    large: bool = False,
 ) -> Iterator[GridPage]:
     for start in range(0, len(entries), per_page):
         chunk = entries[start : start + per_page]
-        yield GridPage(section, chunk, per_page, answer=answer, first=start == 0, shade=shade)
+        first = start == 0
+        yield GridPage(section, chunk, per_page, answer, first, shade, large)
 
 
 def _largest_symbol(count: int, area: Box, band: float, n: int) -> float:
@@ -219,16 +279,30 @@ def _check_title_fits(book: Book, styles: Styles, frame: PageFrame) -> None:
         )
 
 
-def _check_readable(section: Section, frame: PageFrame, options: PrintOptions) -> None:
+def _puzzles_per_page(section: Section, frame: PageFrame, options: PrintOptions) -> int:
+    """The section's puzzles per page, checked readable. Large print takes the most, up to
+    ``LARGE_PRINT_LAYOUT`` and the section's own, whose symbols print at least
+    ``LARGE_PRINT_SYMBOL`` high."""
     area = grid_area(frame)
     n = max(puzzle.grids.geometry.n for puzzle in section.puzzles)
-    size = _largest_symbol(section.layout, area, label_band(PUZZLE_LABEL_SIZE), n)
+    band = label_band(puzzle_label_size(options.large_print))
+    if options.large_print:
+        for count in range(min(section.layout, LARGE_PRINT_LAYOUT), 0, -1):
+            if _largest_symbol(count, area, band, n) >= LARGE_PRINT_SYMBOL:
+                return count
+        raise UnreadableLayout(
+            f"section {section.title!r}: even one {n}x{n} grid per page on trim "
+            f"{options.trim!r} prints symbols under the {LARGE_PRINT_SYMBOL:g} pt of large "
+            "print; choose a larger trim"
+        )
+    size = _largest_symbol(section.layout, area, band, n)
     if size < MIN_PUZZLE_SYMBOL:
         raise UnreadableLayout(
             f"section {section.title!r}: {n}x{n} grids {section.layout} to a page on trim "
             f"{options.trim!r} print symbols {size:.1f} pt high, below the {MIN_PUZZLE_SYMBOL:g} "
             "pt a reader needs; choose fewer puzzles per page"
         )
+    return section.layout
 
 
 def _answers_per_page(section: Section, frame: PageFrame, options: PrintOptions) -> int:
@@ -319,9 +393,15 @@ def _flow(flowables: list[Flowable], box: Box) -> list[list[Flowable]]:
     while queue:
         flowable = queue.pop(0)
         _, needed = flowable.wrap(box.width, room)
-        if needed <= room:
+        stranded = bool(current) and _stranded(flowable, room - needed, queue, box)
+        if needed <= room and not stranded:
             current.append(flowable)
             room -= needed + flowable.getSpaceAfter()
+            continue
+        if needed <= room:  # a heading that would end the page starts the next one
+            queue.insert(0, flowable)
+            pages.append(current)
+            current, room = [], height
             continue
         parts = flowable.split(box.width, room)
         if len(parts) > 1:
@@ -338,35 +418,47 @@ def _flow(flowables: list[Flowable], box: Box) -> list[list[Flowable]]:
     return pages
 
 
-def _write_pages(canv: Canvas, pages: list[Page], frames: list[PageFrame], ctx: Context) -> int:
+def _stranded(flowable: Flowable, left: float, queue: list[Flowable], box: Box) -> bool:
+    """True for a heading (``keepWithNext``) that would leave too little room under it for the
+    start of what it heads."""
+    if not flowable.getKeepWithNext() or not queue:
+        return False
+    _, following = queue[0].wrap(box.width, box.height)
+    return left - flowable.getSpaceAfter() < min(following, KEEP_WITH_NEXT_ROOM)
+
+
+def _write_pages(canv: Canvas, pages: list[Page], frames: list[PageFrame], ctx: Context) -> None:
     for page, frame in zip(pages, frames, strict=True):
         canv.setPageSize(frame.size)
         _set_boxes(canv, frame.media, frame.trim)
         page.draw(canv, frame, ctx)
         canv.showPage()
-    return len(pages)
 
 
-def _write_sheets(canv: Canvas, pages: list[Page], frames: list[PageFrame], ctx: Context) -> int:
-    """2-up sheets in folded-booklet order: a verso on the left, a recto on the right."""
-    sides = saddle_stitch_sides(len(pages))
+def _write_sheets(canv: Canvas, pages: list[Page], frames: list[PageFrame], ctx: Context) -> None:
+    """2-up sides in folded-booklet order, a verso on the left and a recto on the right, with
+    crop and fold marks in the slug around them."""
     width, height = frames[0].size
-    for left, right in sides:
-        canv.setPageSize((2 * width, height))
+    for left, right in saddle_stitch_sides(len(pages)):
+        canv.setPageSize(sheet_size((width, height)))
         left_frame, right_frame = frames[left - 1], frames[right - 1]
-        sheet = Box(0, 0, 2 * width, height)
-        trim = left_frame.trim
-        _set_boxes(canv, sheet, Box(trim.x0, trim.y0, width + right_frame.trim.x1, trim.y1))
-        for offset, number in ((0.0, left), (width, right)):
+        trim = Box(
+            SLUG + left_frame.trim.x0,
+            SLUG + left_frame.trim.y0,
+            SLUG + width + right_frame.trim.x1,
+            SLUG + left_frame.trim.y1,
+        )
+        _set_boxes(canv, Box(SLUG, SLUG, SLUG + 2 * width, SLUG + height), trim)
+        for offset, number in ((SLUG, left), (SLUG + width, right)):
             canv.saveState()
-            canv.translate(offset, 0)
+            canv.translate(offset, SLUG)
             clip = canv.beginPath()
             clip.rect(0, 0, width, height)
             canv.clipPath(clip, stroke=0, fill=0)
             pages[number - 1].draw(canv, frames[number - 1], ctx)
             canv.restoreState()
+        draw_marks(canv, trim, fold_x=SLUG + width)
         canv.showPage()
-    return len(sides)
 
 
 def _set_boxes(canv: Canvas, media: Box, trim: Box) -> None:

@@ -38,6 +38,9 @@ class PrintOptions:
     binding: str = "perfect"
     shade_answers: bool = False
     answers_per_page: int = 6
+    hints: bool = False  # a hints section: each puzzle's first step beyond the singles
+    worked_solutions: tuple[str, ...] = ()  # tiers whose puzzles get a worked solution
+    large_print: bool = False  # 1-2 puzzles a page, clues of 24 pt or more, 16 pt text
 
     def __post_init__(self) -> None:
         names = (*TRIMS, CUSTOM)
@@ -60,7 +63,7 @@ class PrintOptions:
             _fail("imposition", f"{self.imposition!r} is not one of {', '.join(IMPOSITIONS)}")
         if self.imposition == SADDLE_STITCH and self.binding != SADDLE_STITCH:
             _fail("imposition", "saddle-stitch imposition needs binding 'saddle-stitch'")
-        for field in ("bleed", "shade_answers"):
+        for field in ("bleed", "shade_answers", "hints", "large_print"):
             if not isinstance(getattr(self, field), bool):
                 _fail(field, f"expected true or false, got {getattr(self, field)!r}")
         count = self.answers_per_page
@@ -68,6 +71,12 @@ class PrintOptions:
             _fail("answers_per_page", f"expected a whole number, got {count!r}")
         if not 1 <= count <= MAX_ANSWERS_PER_PAGE:
             _fail("answers_per_page", f"{count} is outside 1-{MAX_ANSWERS_PER_PAGE}")
+        tiers = self.worked_solutions
+        if isinstance(tiers, list):  # as TOML gives it
+            tiers = tuple(tiers)
+            object.__setattr__(self, "worked_solutions", tiers)
+        if not isinstance(tiers, tuple) or not all(isinstance(t, str) and t for t in tiers):
+            _fail("worked_solutions", f"expected a list of tier names, got {tiers!r}")
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, object]) -> PrintOptions:

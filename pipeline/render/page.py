@@ -106,10 +106,16 @@ class PageFrame:
         return (self.media.width, self.media.height)
 
 
-def gutter_for(pages: int) -> float:
-    """The inside margin for a book of ``pages`` pages (small books use the first bracket)."""
+def gutter_for(pages: int, binding: str) -> float:
+    """The inside margin for a book of ``pages`` pages (small books use the first bracket).
+
+    A saddle-stitched book opens flat: the print service's table is enough. A perfect-bound
+    workbook is written in next to its spine, so its gutter starts at the outer margin and grows
+    by the table's steps: never narrower than the outside margin."""
     for last, gutter in GUTTER_TABLE:
         if pages <= last:
+            if binding == PERFECT:
+                return OUTER_MARGIN + gutter - GUTTER_TABLE[0][1]
             return gutter
     raise PageCountError(f"the book has {pages} pages; a bound book holds at most {MAX_PAGES}")
 

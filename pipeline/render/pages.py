@@ -43,6 +43,12 @@ BODY_SIZE = 11
 HEADING_SIZE = 16
 TITLE_DROP = 0.3  # title block starts this fraction of the live height from the top
 LABEL_SEPARATOR = " · "
+LARGE_PRINT_TEXT = 16 / BODY_SIZE  # large print sets body text at 16 pt, the rest in proportion
+
+
+def puzzle_label_size(large: bool) -> float:
+    """Size of a puzzle's label ("Puzzle 12"), set up with the text in large print."""
+    return PUZZLE_LABEL_SIZE * (LARGE_PRINT_TEXT if large else 1.0)
 
 
 def label_band(size: float) -> float:
@@ -70,16 +76,21 @@ def paragraph_text(text: str) -> str:
 
 
 class Styles:
-    """Paragraph styles in the book's text fonts."""
+    """Paragraph styles in the book's text fonts; ``large`` sets every size up for large print."""
 
-    def __init__(self, fonts: Fonts) -> None:
+    def __init__(self, fonts: Fonts, large: bool = False) -> None:
+        scale = LARGE_PRINT_TEXT if large else 1.0
+
         def style(name: str, font: str, size: float, **extra: object) -> ParagraphStyle:
+            size *= scale
             return ParagraphStyle(name, fontName=font, fontSize=size, leading=size * 1.3, **extra)
 
         self.title = style("title", fonts.text_bold, TITLE_SIZE, alignment=TA_CENTER)
         self.author = style("author", fonts.text, AUTHOR_SIZE, alignment=TA_CENTER)
         self.blurb = style("blurb", fonts.text, BODY_SIZE, alignment=TA_CENTER)
-        self.heading = style("heading", fonts.text_bold, HEADING_SIZE, spaceAfter=HEADING_SIZE)
+        self.heading = style(
+            "heading", fonts.text_bold, HEADING_SIZE, spaceAfter=HEADING_SIZE, keepWithNext=1
+        )
         self.body = style("body", fonts.text, BODY_SIZE, spaceAfter=BODY_SIZE / 2)
 
 
@@ -186,6 +197,7 @@ class GridPage:
     answer: bool = False
     first: bool = False  # first page of the section (puzzles) or of its answers
     shade: bool = False
+    large: bool = False  # large print: bigger puzzle labels
 
     @property
     def heading(self) -> str:
@@ -197,7 +209,7 @@ class GridPage:
         draw_head(canv, frame, fonts, self.heading, self.first)
         area = grid_area(frame, legend=self.shade)  # as planned, so every page has equal grids
         shaded = self.shade and any(entry.puzzle.passes for entry in self.entries)
-        size = ANSWER_LABEL_SIZE if self.answer else PUZZLE_LABEL_SIZE
+        size = ANSWER_LABEL_SIZE if self.answer else puzzle_label_size(self.large)
         n = max(entry.puzzle.grids.geometry.n for entry in self.entries)
         slots = arrange(self.per_page, area, label_band(size), n)
         for entry, slot in zip(self.entries, slots, strict=False):

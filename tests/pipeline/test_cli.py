@@ -16,7 +16,7 @@ from pipeline.cli import app
 
 runner = CliRunner()
 PIPELINE = Path(sys.executable).parent / "pipeline"  # the installed entry point
-COMMANDS = ("dig", "generate", "grade", "render", "run", "stats", "verify")
+COMMANDS = ("dig", "explain", "generate", "grade", "render", "run", "stats", "verify")
 #: Modules `pipeline --help` must not wait for.
 HEAVY = (
     "numba",
@@ -125,6 +125,10 @@ def test_help_imports_nothing_heavy() -> None:
 #: does not exist (no library work happens before either is refused).
 USAGE_ERRORS = {
     "dig": ((["-o", "p.parquet"], "Missing argument 'grids'."), (["no.parquet", "-o", "p"], None)),
+    "explain": (
+        ([], "give either a PUZZLE or --id ID with --from FILE"),
+        (["--id", "x", "--from", "no.parquet"], None),
+    ),
     "generate": (([], "Missing option '--output' / '-o'."), (["-o", "g", "-n", "0"], None)),
     "grade": (([], "Missing argument 'sources'."), (["x", "--chunk-size", "0"], None)),
     "render": ((["-o", "b.pdf"], "Missing argument 'puzzles'."), (["no.parquet", "-o", "b"], None)),

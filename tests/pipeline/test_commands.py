@@ -102,8 +102,11 @@ def test_render_saddle_stitch_with_bleed(stage_files: dict[str, Path]) -> None:
     code, out, err = invoke("render", stage_files["puzzles"], "-o", sheets, *args)
     assert code == 0, err
     pages = int(out.split()[0])
-    assert pages % 4 == 0 and len(PdfReader(sheets).pages) == pages // 2
-    width, height = (float(v) for v in PdfReader(sheets).pages[0].mediabox[2:])
+    imposed = sheets.with_name("sheets-imposed.pdf")
+    assert f"in {imposed}" in out
+    assert len(PdfReader(sheets).pages) == pages  # single pages, for shops that impose
+    assert pages % 4 == 0 and len(PdfReader(imposed).pages) == pages // 2
+    width, height = (float(v) for v in PdfReader(imposed).pages[0].mediabox[2:])
     assert width > height  # a sheet holds two pages side by side
     code, _, err = invoke("render", stage_files["puzzles"], "-o", plain, "--imposition", "fold")
     assert code == 2 and "'fold' is not one of 'none', 'saddle-stitch'" in one_error_line(err)

@@ -16,6 +16,9 @@ from pipeline.render.page import (
     MAX_PAGES,
     MIN_OUTER_MARGIN,
     MIN_OUTER_MARGIN_BLEED,
+    OUTER_MARGIN,
+    PERFECT,
+    SADDLE_STITCH,
     PageCountError,
     gutter_for,
     padded_page_count,
@@ -30,12 +33,22 @@ GUTTERS_IN += [(501, 0.75), (700, 0.75), (701, 0.875), (828, 0.875)]
 
 @pytest.mark.parametrize(("pages", "inches"), GUTTERS_IN)
 def test_gutter_by_page_count(pages: int, inches: float) -> None:
-    assert gutter_for(pages) == pytest.approx(inches * inch)
+    assert gutter_for(pages, SADDLE_STITCH) == pytest.approx(inches * inch)
+
+
+@pytest.mark.parametrize(("pages", "inches"), GUTTERS_IN)
+def test_perfect_binding_gutter_grows_from_the_outer_margin(pages: int, inches: float) -> None:
+    """A workbook's spine side is never narrower than its outside: 0.5 in at 108 pages."""
+    expected = OUTER_MARGIN + inches * inch - GUTTERS_IN[0][1] * inch
+    assert gutter_for(pages, PERFECT) == pytest.approx(expected)
+    assert gutter_for(pages, PERFECT) >= OUTER_MARGIN
+    if pages < MAX_PAGES:
+        assert gutter_for(pages + 1, PERFECT) >= gutter_for(pages, PERFECT)
 
 
 def test_too_many_pages_is_refused() -> None:
     with pytest.raises(PageCountError, match="829 pages; a bound book holds at most 828"):
-        gutter_for(MAX_PAGES + 1)
+        gutter_for(MAX_PAGES + 1, PERFECT)
 
 
 @given(st.integers(1, 900), st.sampled_from(["perfect", "saddle-stitch"]))
@@ -71,7 +84,7 @@ def test_saddle_stitch_needs_a_multiple_of_four(pages: int) -> None:
     trim=st.sampled_from([(8.5 * inch, 11 * inch), (6 * inch, 9 * inch), (210 * mm, 297 * mm)]),
 )
 def test_frames_mirror_and_respect_minimum_margins(pages: int, bleed: bool, trim) -> None:
-    gutter = gutter_for(max(pages, 24))
+    gutter = gutter_for(max(pages, 24), PERFECT)
     recto = page_frame(pages | 1, trim, bleed, gutter)  # an odd number
     verso = page_frame((pages | 1) + 1, trim, bleed, gutter)
     assert recto.recto and not verso.recto
@@ -115,7 +128,7 @@ def test_print_options_name_the_bad_field() -> None:
 
 @given(count=st.integers(1, 16), n=st.sampled_from([4, 9, 16, 25]))
 def test_slots_fit_the_area_without_overlap(count: int, n: int) -> None:
-    frame = page_frame(1, (8.5 * inch, 11 * inch), False, gutter_for(24))
+    frame = page_frame(1, (8.5 * inch, 11 * inch), False, gutter_for(24, PERFECT))
     area = frame.live
     band = 14.0
     slots = arrange(count, area, band, n)

@@ -34,6 +34,7 @@ from pipeline.render import (
     render_book,
 )
 from pipeline.render.fonts import fonts
+from pipeline.render.imposition import MARK_LENGTH, MARK_OFFSET, SLUG
 from pipeline.render.page import (
     BLEED_HEIGHT,
     BLEED_OUTSIDE,
@@ -219,7 +220,8 @@ def _check_contents(texts: list[str], result: RenderResult) -> None:
 def test_page_sections_contents_and_padding(mixed_book: Book, mixed_pdf) -> None:
     path, result = mixed_pdf
     texts = _page_texts(path)
-    assert len(texts) == result.pages == result.sheets
+    assert len(texts) == result.pages == 2 * result.sheets  # perfect binding: leaves of 2
+    assert result.imposed_path is None
     assert result.pages % 2 == 0 and result.pages >= 24
     assert [title for title, _ in result.contents[: len(MIXED)]] == [
         section.title for section in mixed_book.sections
@@ -229,7 +231,7 @@ def test_page_sections_contents_and_padding(mixed_book: Book, mixed_pdf) -> None
         assert str(number) in text.split()  # every page but the title page is numbered
     notes = [text for text in texts if text.startswith("Notes")]
     assert len(notes) == result.blank_pages
-    assert texts[2].startswith("About the difficulty")
+    assert "About the difficulty" in texts[1].splitlines()  # on the how-to-play page
 
 
 def test_long_front_matter_flows_onto_more_pages(tmp_path: Path) -> None:
@@ -327,7 +329,7 @@ def test_page_size_margins_and_mirroring(trim: str, bleed: bool, tmp_path: Path)
     result = render_book(book, path, options)
     assert result.page_size == pytest.approx((width, height))
     outer = MIN_OUTER_MARGIN_BLEED if bleed else MIN_OUTER_MARGIN
-    gutter = gutter_for(result.pages)
+    gutter = gutter_for(result.pages, options.binding)
     with pdfplumber.open(path) as pdf:
         for page in pdf.pages:
             assert (float(page.width), float(page.height)) == pytest.approx((width, height))
@@ -354,11 +356,12 @@ def test_gutter_grows_with_page_count(tmp_path: Path) -> None:
     book = _one_section_book(layout=1, count=130)
     result = render_book(book, tmp_path / "thick.pdf", PrintOptions(trim="6x9"))
     assert 151 <= result.pages <= 300
-    assert result.gutter == pytest.approx(0.5 * inch)
+    # perfect binding: the outer margin plus the print service's step past 150 pages
+    assert result.gutter == pytest.approx(0.625 * inch)
     with pdfplumber.open(tmp_path / "thick.pdf") as pdf:
         page = pdf.pages[10]  # a recto: binding on the left
         assert page.page_number % 2 == 1
-        assert min(rect["x0"] for rect in page.rects) >= 0.5 * inch
+        assert min(rect["x0"] for rect in page.rects) >= 0.625 * inch
 
 
 @pytest.mark.parametrize(
@@ -378,11 +381,8 @@ def test_page_count_padded_for_the_binding(binding: str, unit: int, minimum: int
 def _folio(page: pdfplumber.page.Page, left: bool) -> int | None:
     """The page number printed at the foot of one half of an imposed sheet."""
     half = page.width / 2
-    box = (
-        (0, page.height - 60, half, page.height)
-        if left
-        else (half, page.height - 60, page.width, page.height)
-    )
+    foot = page.height - SLUG - 60
+    box = (0, foot, half, page.height) if left else (half, foot, page.width, page.height)
     words = page.crop(box).extract_words()
     numbers = [int(word["text"]) for word in words if word["text"].isdigit()]
     return numbers[-1] if numbers else None
@@ -392,12 +392,16 @@ def _folio(page: pdfplumber.page.Page, left: bool) -> int | None:
 def test_saddle_stitch_sheets_fold_into_reading_order(bleed: bool, tmp_path: Path) -> None:
     book = _one_section_book(layout=2, count=7)
     options = PrintOptions(binding="saddle-stitch", imposition="saddle-stitch", bleed=bleed)
-    path = tmp_path / "imposed.pdf"
-    result = render_book(book, path, options)
+    result = render_book(book, tmp_path / "book.pdf", options)
+    path = result.imposed_path
+    assert path == tmp_path / "book-imposed.pdf"
+    assert len(PdfReader(result.path).pages) == result.pages  # single pages beside the sheets
     pages = result.pages
-    assert pages % 4 == 0 and result.sheets == pages // 2
-    assert result.sheet_size == pytest.approx((2 * result.page_size[0], result.page_size[1]))
+    assert pages % 4 == 0 and result.sheets == pages // 4
+    width, height = result.page_size
+    assert result.sheet_size == pytest.approx((2 * width + 2 * SLUG, height + 2 * SLUG))
     with pdfplumber.open(path) as pdf:
+        assert len(pdf.pages) == 2 * result.sheets
         sides = [(_folio(page, True), _folio(page, False)) for page in pdf.pages]
         assert len(read_grids(pdf)) == 2 * 7
     # the title page carries no number: it is the one page never read
@@ -411,6 +415,53 @@ def test_saddle_stitch_sheets_fold_into_reading_order(bleed: bool, tmp_path: Pat
         assert front_right % 2 == 1 and back_left % 2 == 0  # rectos on the right
 
 
+@pytest.mark.parametrize("bleed", [False, True])
+def test_imposed_sheets_carry_crop_and_fold_marks(bleed: bool, tmp_path: Path) -> None:
+    """Eight crop marks off the spread's corners and two fold marks off the spine, all in the
+    slug, clear of the trim by the bleed; nothing else outside the bleed box."""
+    options = PrintOptions(binding="saddle-stitch", imposition="saddle-stitch", bleed=bleed)
+    result = render_book(_one_section_book(layout=2, count=3), tmp_path / "b.pdf", options)
+    assert result.imposed_path is not None
+    reader = PdfReader(result.imposed_path)
+    with pdfplumber.open(result.imposed_path) as pdf:
+        for side, page in zip(reader.pages, pdf.pages, strict=True):
+            x0, y0, x1, y1 = (float(v) for v in side.trimbox)
+            bx0, by0, bx1, by1 = (float(v) for v in side.bleedbox)
+            assert (bx0, by0) == pytest.approx((SLUG, SLUG))
+            assert x1 - x0 == pytest.approx(2 * TRIMS["letter"][0])
+            height = float(page.height)
+            outside = [
+                line
+                for line in page.lines
+                if line["x1"] <= bx0 + TOLERANCE
+                or line["x0"] >= bx1 - TOLERANCE
+                or height - line["top"] <= by0 + TOLERANCE
+                or height - line["bottom"] >= by1 - TOLERANCE
+            ]
+            crops = [line for line in outside if line["width"] > 0 or line["x0"] in (x0, x1)]
+            fold = (x0 + x1) / 2
+            folds = [line for line in outside if line["x0"] == pytest.approx(fold)]
+            assert len(folds) == 2 and len(crops) == 8, outside
+            for line in crops:
+                length = max(line["width"], line["height"])
+                assert length == pytest.approx(MARK_LENGTH)
+                near = min(
+                    abs(line["x0"] - x0),
+                    abs(line["x1"] - x1),
+                    abs(height - line["top"] - y1),
+                    abs(height - line["bottom"] - y0),
+                )
+                assert near == pytest.approx(MARK_OFFSET) or near == pytest.approx(0)
+            # every mark starts at least the bleed away from the trim
+            for line in outside:
+                assert (
+                    line["x1"] <= x0 - MARK_OFFSET + TOLERANCE
+                    or line["x0"] >= x1 + MARK_OFFSET - TOLERANCE
+                    or height - line["top"] >= y1 + MARK_OFFSET - TOLERANCE
+                    or height - line["bottom"] <= y0 - MARK_OFFSET + TOLERANCE
+                )
+
+
 def test_recipe_text_is_printed_literally(tmp_path: Path) -> None:
     title = "Puzzles <b>bold</b> & more, café"
     book = Book(title, "Ann & <Bob>", _one_section_book().sections, about="x < y & z")
@@ -418,7 +469,7 @@ def test_recipe_text_is_printed_literally(tmp_path: Path) -> None:
     render_book(book, path, PrintOptions())
     with pdfplumber.open(path) as pdf:
         first = " ".join(pdf.pages[0].extract_text().split())  # the title may wrap
-        about = pdf.pages[2].extract_text()
+        about = pdf.pages[1].extract_text()  # about shares the how-to-play page
     assert title in first and "Ann & <Bob>" in first
     assert "x < y & z" in about
 

@@ -1,0 +1,40 @@
+"""Display names of the techniques as solvers know them: HoDoKu's names, which mostly follow
+Sudoku Explainer's. One mapping, so that worked solutions, hints and reports say the same."""
+
+from __future__ import annotations
+
+from engine.logic.state import TECHNIQUES
+
+#: Technique id -> the name a solver would look up.
+NAMES: dict[str, str] = {
+    "full_house": "Full House",
+    "naked_single": "Naked Single",
+    "hidden_single": "Hidden Single",
+    "locked_pointing": "Locked Candidates Type 1 (Pointing)",
+    "locked_claiming": "Locked Candidates Type 2 (Claiming)",
+    "naked_pair": "Naked Pair",
+    "hidden_pair": "Hidden Pair",
+    "naked_triple": "Naked Triple",
+    "hidden_triple": "Hidden Triple",
+    "naked_quad": "Naked Quadruple",
+    "hidden_quad": "Hidden Quadruple",
+    "x_wing": "X-Wing",
+    "swordfish": "Swordfish",
+    "jellyfish": "Jellyfish",
+    "skyscraper": "Skyscraper",
+    "two_string_kite": "2-String Kite",
+    "xy_wing": "XY-Wing",
+    "xyz_wing": "XYZ-Wing",
+    "w_wing": "W-Wing",
+    "unique_rectangle": "Unique Rectangle",
+    "bug_plus_one": "Bivalue Universal Grave + 1",
+    "simple_colouring": "Simple Colors",
+    "x_chain": "X-Chain",
+    "xy_chain": "XY-Chain",
+    "aic": "Alternating Inference Chain",
+    "trial_and_error": "Forcing Chain",
+}
+assert set(NAMES) == set(TECHNIQUES), "every technique needs a display name"
+
+#: The techniques a person spots without pencil marks beyond the cell or unit at hand.
+SINGLES = frozenset({"full_house", "naked_single", "hidden_single"})

@@ -1,0 +1,81 @@
+"""Small calls that make numba compile (or load from its cache) each family of kernels.
+
+The kernels compile on first use, for minutes on a new machine. A program that calls
+:func:`warm` for the families it needs, before its real work, can say so and show progress,
+and its worker processes then only load the compiled code from numba's cache. Each call below
+goes through the public API with the argument types real callers use (the kernels are
+specialised on them), on inputs chosen to reach every kernel of the family: a puzzle the pass
+loop solves, one that needs trial and error, one with two solutions, one with none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.canon import canonical_many
+from engine.dig import dig
+from engine.grade import grade, grade_within
+from engine.grade_table import grade_many
+from engine.grids import random_grid, random_grids
+from engine.solver import count_many, count_solutions
+
+# Singles solve it.
+EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+# Arto Inkala's "Easter Monster": the pass loop needs trial, then nested trial and error.
+HARDEST = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+# Two solutions (the easy one with two clues gone); a clash (two 5s in its first row).
+TWO_SOLUTIONS = "..3...6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+NO_SOLUTION = "5.3.2.6.59..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+SHAPES = ("2x2", "2x3", "3x3", "4x4")  # sizes past 9x9 take the generic paths of every kernel
+
+
+def _counter() -> None:
+    count_many([EASY, TWO_SOLUTIONS], 2, solutions=True)
+    count_solutions(EASY)
+
+
+def _grids() -> None:
+    for box in SHAPES:
+        size = int(box[0]) * int(box[2])
+        random_grids(2, size, seed=0, box=box)
+        random_grid(size, seed=0, box=box)
+
+
+def _grader() -> None:
+    grade_many([EASY, HARDEST, TWO_SOLUTIONS, NO_SOLUTION])
+    grade(EASY)
+    grade_within(HARDEST, 6.0)
+
+
+def _digger() -> None:
+    for box in SHAPES[:3]:
+        size = int(box[0]) * int(box[2])
+        grid = random_grid(size, seed=1, box=box)
+        dig(grid, "easy", symmetry="rotate180", seed=1, box=box, minimal=False)
+        dig(grid, "easy", symmetry="none", seed=1, box=box)
+    dig(random_grid(9, seed=2), "hard", symmetry="rotate180", seed=2)
+
+
+def _canon() -> None:
+    canonical_many([EASY, HARDEST], "3x3")
+    canonical_many([random_grid(6, seed=0, box="2x3")], "2x3")
+    canonical_many([random_grid(16, seed=0, box="4x4")], "4x4")
+
+
+#: Kernel families by name, each with the call that compiles or loads it.
+FAMILIES: dict[str, Callable[[], None]] = {
+    "counter": _counter,
+    "grids": _grids,
+    "grader": _grader,
+    "digger": _digger,
+    "canonical forms": _canon,
+}
+
+
+def warm(family: str) -> None:
+    """Compile (or load from numba's cache) every kernel of ``family`` (a key of FAMILIES)."""
+    try:
+        FAMILIES[family]()
+    except KeyError:
+        known = ", ".join(FAMILIES)
+        raise ValueError(f"unknown kernel family {family!r}; known: {known}") from None

@@ -1,0 +1,79 @@
+"""``pipeline explain``: a puzzle's worked solution, step by step, grouped by pass."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+
+from pipeline.app import app, fail
+from pipeline.commands.common import user_errors
+
+EXPLAIN_FORMATS = ("text", "json")
+ExplainFormat = Literal[EXPLAIN_FORMATS]  # type: ignore[valid-type]
+
+
+@app.command("explain")
+def explain_command(
+    puzzle: Annotated[
+        str | None, typer.Argument(help="Puzzle string (n*n symbols, . or 0 for a blank).")
+    ] = None,
+    puzzle_id: Annotated[
+        str | None,
+        typer.Option("--id", help="Id (or its printed first characters) of a puzzle in --from."),
+    ] = None,
+    source: Annotated[
+        Path | None,
+        typer.Option(
+            "--from", exists=True, dir_okay=False, help="A run's puzzles.parquet, for --id."
+        ),
+    ] = None,
+    box: Annotated[
+        str | None, typer.Option(help="Box shape ROWSxCOLS, e.g. 3x4, instead of inferring it.")
+    ] = None,
+    fmt: Annotated[ExplainFormat, typer.Option("--format", help="text, or json for machines.")] = (
+        "text"
+    ),
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", dir_okay=False, help="Write here instead of stdout."),
+    ] = None,
+) -> None:
+    """Print how PUZZLE is solved as a person would: each step's technique, the cells involved
+    and what it places (r3c5=7) or removes (r1c2<>4), grouped by pass."""
+    import engine
+    from pipeline.explain import ExplainError, explain, find_row, format_text, to_json
+    from pipeline.formats.writers import atomic_path
+    from pipeline.prepare import GRADE, prepare_engine
+    from pipeline.store import read_rows
+
+    if (puzzle is None) == (puzzle_id is None) or (puzzle_id is None) != (source is None):
+        fail("give either a PUZZLE or --id ID with --from FILE")
+    # what a puzzle or an id given by the user can run into: one line, exit code 2
+    unexplainable = (
+        ExplainError,
+        engine.InvalidPuzzle,
+        engine.NoSolution,
+        engine.MultipleSolutions,
+    )
+    with user_errors():
+        try:
+            if puzzle_id is not None and source is not None:
+                row = find_row(read_rows(source), puzzle_id)
+                puzzle, box = str(row["givens"]), f"{row['box_rows']}x{row['box_cols']}"
+            assert puzzle is not None
+            prepare_engine(GRADE)
+            explained = explain(puzzle, box)
+        except unexplainable as exc:
+            fail(str(exc))
+        if fmt == "json":
+            text = json.dumps(to_json(explained), indent=1) + "\n"
+        else:
+            text = format_text(explained)
+        if output is None:
+            typer.echo(text, nl=False)
+            return
+        with atomic_path(output) as temporary:
+            temporary.write_text(text)

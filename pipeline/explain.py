@@ -1,0 +1,193 @@
+"""Worked solutions and hints in words: the grader's path (``engine.path``) as a person reads it.
+
+Cells and effects are written in the standard notation (``r3c5=7`` places 7, ``r1c2<>4`` removes
+candidate 4); each step also gets one sentence saying where to look. A hint is the sentence of the
+first step that is not a single: the first place where the puzzle needs more than scanning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
+
+import engine
+from engine.geometry import Geometry
+from engine.logic.names import NAMES
+from engine.path import PathStep, solving_path
+
+#: Version of the JSON form (``to_json``), for readers that keep it.
+JSON_VERSION = 1
+ROW_KEYS = ("id", "givens", "box_rows", "box_cols")  # what --id needs of a run's Parquet
+VOWEL_SOUNDS = "AEIOX"  # first letters read with a vowel sound: an X-Chain, an AIC (a Unique)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A puzzle, its grade and its solving path."""
+
+    puzzle: str
+    geometry: Geometry
+    grade: engine.Grade
+    steps: tuple[PathStep, ...]
+
+
+def explain(puzzle: str, box: str | None = None) -> Explanation:
+    """Grade ``puzzle`` and keep its path (raises the engine's InvalidPuzzle, NoSolution or
+    MultipleSolutions for a puzzle without one solution)."""
+    grid = engine.parse(puzzle, box=box)
+    grade = engine.grade(grid)
+    return Explanation(grid.to_text(), grid.geometry, grade, solving_path(grade))
+
+
+def first_hint(explanation: Explanation) -> str | None:
+    """The sentence of the first step that is not a single; None when singles solve it all."""
+    for step in explanation.steps:
+        if not step.single:
+            return reason(step, explanation.geometry)
+    return None
+
+
+def effects(step: PathStep, geo: Geometry) -> list[str]:
+    """What the step places and removes: ``r3c5=7``, ``r1c2<>4``."""
+    symbol = geo.symbols
+    return [f"{geo.cell_name(c)}={symbol[v - 1]}" for c, v in step.placements] + [
+        f"{geo.cell_name(c)}<>{symbol[v - 1]}" for c, v in step.eliminations
+    ]
+
+
+def reason(step: PathStep, geo: Geometry) -> str:
+    """One sentence saying where to look and what follows, in a solver's words."""
+    symbol = geo.symbols
+    digits = _listed(symbol[d - 1] for d in step.digits)
+    cells = _listed(geo.cell_name(c) for c in dict.fromkeys(step.cells))  # chains: once each
+    kind = step.technique
+    if kind == "full_house" and step.placements:
+        return f"{geo.unit_name(step.detail).capitalize()} has one empty cell left"
+    if kind == "naked_single" and step.placements:
+        cell, value = step.placements[0]
+        return f"{geo.cell_name(cell)} can only hold {symbol[value - 1]}"
+    if kind == "hidden_single" and step.placements:
+        cell, value = step.placements[0]
+        where = geo.unit_name(step.detail)
+        return f"Look at {where}: {symbol[value - 1]} can only go in {geo.cell_name(cell)}"
+    if kind in ("locked_pointing", "locked_claiming") and step.cells:
+        inside = geo.unit_name(_shared_unit(step.cells, geo, box=kind == "locked_pointing"))
+        outside = geo.unit_name(step.detail)
+        return (
+            f"Look at {inside}: {digits} can only go in {outside}, "
+            f"so it leaves the rest of {outside}"
+        )
+    if kind.startswith("naked_") and step.detail >= 0:
+        return (
+            f"Look at {geo.unit_name(step.detail)}: {cells} hold only {digits} between them, "
+            "so no other cell there can"
+        )
+    if kind.startswith("hidden_") and step.detail >= 0:
+        return (
+            f"Look at {geo.unit_name(step.detail)}: {digits} can only go in {cells}, "
+            "so those cells hold nothing else"
+        )
+    if kind in ("x_wing", "swordfish", "jellyfish"):
+        by_rows = step.detail == 0
+        bases = sorted({(c // geo.n if by_rows else c % geo.n) + 1 for c in step.cells})
+        covers = sorted({(c % geo.n if by_rows else c // geo.n) + 1 for c in step.cells})
+        base, cover = ("rows", "columns") if by_rows else ("columns", "rows")
+        return (
+            f"Look at digit {digits}: in {base} {_listed(map(str, bases))} it can only go in "
+            f"{cover} {_listed(map(str, covers))}, so it leaves the rest of those {cover}"
+        )
+    if kind == "trial_and_error" and step.eliminations and step.detail >= 0:
+        cell, value = step.eliminations[0]
+        name, digit = geo.cell_name(cell), symbol[value - 1]
+        return (
+            f"Suppose {name}={digit}: singles then lead to a contradiction within "
+            f"{step.detail} placements, so {digit} cannot go in {name}"
+        )
+    if kind == "trial_and_error":
+        return "No technique applies here: the remaining cells take trial and error"
+    article = "an" if step.name[0] in VOWEL_SOUNDS else "a"
+    return f"Look for {article} {step.name} on {digits} through {cells}"
+
+
+def format_text(explanation: Explanation) -> str:
+    """The path grouped by pass, one line per step: name, why, and its effects."""
+    grade, geo = explanation.grade, explanation.geometry
+    lines = [
+        f"Puzzle {explanation.puzzle}",
+        f"{geo}, {grade.clues} clues, score {grade.score:.1f}, tier {grade.tier}, "
+        f"{grade.iterations} passes, hardest {engine_name(grade.hardest)}",
+    ]
+    for pass_no, steps in groupby(explanation.steps, key=lambda step: step.pass_no):
+        lines.append(f"\nPass {pass_no}")
+        for step in steps:
+            lines.append(f"  {step.name}: {reason(step, geo)} => {', '.join(effects(step, geo))}")
+    return "\n".join(lines) + "\n"
+
+
+def to_json(explanation: Explanation) -> dict[str, Any]:
+    """The path as plain data (see ``JSON_VERSION``); cells and effects in r/c notation."""
+    grade, geo = explanation.grade, explanation.geometry
+    return {
+        "version": JSON_VERSION,
+        "puzzle": explanation.puzzle,
+        "box": geo.shape,
+        "score": round(float(grade.score), 3),
+        "tier": grade.tier,
+        "iterations": grade.iterations,
+        "hardest": grade.hardest,
+        "steps": [_step_json(step, geo) for step in explanation.steps],
+    }
+
+
+def find_row(rows: Iterable[Mapping], wanted: str) -> Mapping:
+    """The row whose id is ``wanted`` or starts with it (the short id printed in books)."""
+    rows = list(rows)
+    missing = [key for key in ROW_KEYS if rows and key not in rows[0]]
+    if missing:
+        raise ExplainError(f"not a run's puzzle file: no column {', '.join(missing)}")
+    found = [row for row in rows if str(row["id"]).startswith(wanted)]
+    if len(found) != 1:
+        problem = "no puzzle has" if not found else f"{len(found)} puzzles have"
+        raise ExplainError(f"{problem} an id starting with {wanted!r}")
+    return found[0]
+
+
+class ExplainError(ValueError):
+    """The puzzle asked for cannot be found or explained."""
+
+
+def engine_name(technique: str | None) -> str:
+    """A technique id's display name ('none' when there is none)."""
+    return NAMES[technique] if technique else "none"
+
+
+def _step_json(step: PathStep, geo: Geometry) -> dict[str, Any]:
+    symbol = geo.symbols
+    return {
+        "pass": step.pass_no,
+        "technique": step.technique,
+        "name": step.name,
+        "digits": [symbol[d - 1] for d in step.digits],
+        "cells": [geo.cell_name(c) for c in step.cells],
+        "placements": [f"{geo.cell_name(c)}={symbol[v - 1]}" for c, v in step.placements],
+        "eliminations": [f"{geo.cell_name(c)}<>{symbol[v - 1]}" for c, v in step.eliminations],
+        "text": reason(step, geo),
+    }
+
+
+def _shared_unit(cells: tuple[int, ...], geo: Geometry, *, box: bool) -> int:
+    """The box (``box``) or the line that holds every one of ``cells``."""
+    kinds = (2,) if box else (0, 1)
+    for kind in kinds:
+        units = {int(geo.cell_units[c, kind]) for c in cells}
+        if len(units) == 1:
+            return units.pop()
+    raise ValueError(f"cells {cells} share no {'box' if box else 'line'}")
+
+
+def _listed(items: Iterable[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"

@@ -30,6 +30,7 @@ import engine
 from engine import InvalidPuzzle, MultipleSolutions, NoSolution, Tier
 from pipeline.formats import FormatError, InputRow, InputSize, ReadMeter, input_size, read_puzzles
 from pipeline.formats.writers import output_kind, write_tables
+from pipeline.prepare import GRADE, prepare_engine
 from pipeline.recipe import ALL_CORES, JOBS_ALLOWED, bands_for, usable_jobs
 
 OK, INVALID, NO_SOLUTION, MULTIPLE = "ok", "invalid", "no_solution", "multiple_solutions"
@@ -417,6 +418,7 @@ def grade_files(
         size = input_size(sources, fmt, column)
     except FormatError as exc:
         raise UnusableArguments(str(exc)) from None
+    prepare_engine(GRADE)  # before any worker starts, and after the arguments proved usable
     summary = Summary(tuple(dict.fromkeys([*(band.name for band in tiers), *engine.TIERS])))
     rows = 0
 

@@ -39,6 +39,7 @@ def dig(
 
     The output has the same columns as a run's puzzles.parquet.
     """
+    from pipeline.prepare import DIG, prepare_engine
     from pipeline.recipe import ParallelSpec, SectionSpec
     from pipeline.run import dig_solutions
     from pipeline.store import read_rows
@@ -54,5 +55,6 @@ def dig(
         section = SectionSpec(tier, size, box_rows, box_cols, tier, len(rows), symmetry, minimal)
         spec = ParallelSpec(n_jobs=jobs_or_all(jobs), chunk_size=chunk_size)
         solutions = [str(r["solution"]) for r in rows]
+        prepare_engine(DIG)
         written = dig_solutions(solutions, section, seed, spec, output, quiet)
     typer.echo(f"{written} {tier} puzzles written to {output}")

@@ -38,6 +38,7 @@ def generate(
     Rows carry id (from the canonical form), size, box shape, solution and seed provenance.
     """
     from engine.geometry import default_box, parse_box
+    from pipeline.prepare import GENERATE, prepare_engine
     from pipeline.recipe import ParallelSpec
     from pipeline.run import generate_grids
 
@@ -48,6 +49,7 @@ def generate(
     if rows * cols != size:
         fail(f"--box {rows}x{cols} does not fit --size {size} (rows x cols must equal the size)")
     spec = ParallelSpec(n_jobs=jobs_or_all(jobs), chunk_size=chunk_size)
+    prepare_engine(GENERATE)
     with user_errors():
         written = generate_grids(count, size, f"{rows}x{cols}", seed, spec, output, quiet)
     typer.echo(f"{written} grids written to {output}")

@@ -46,6 +46,7 @@ def run(
     chunks already finished. A recipe without seed makes a new book each day (run again the
     same day, it resumes). Options override the recipe's values.
     """
+    from pipeline.prepare import RUN, prepare_engine
     from pipeline.recipe import load_recipe, with_overrides
     from pipeline.run import run_book
 
@@ -58,6 +59,7 @@ def run(
             backend=backend,
             scheduler=scheduler,
         )
+        prepare_engine(RUN)
         result = run_book(book, quiet=quiet, day=date.date() if date else None)
     counts = result.manifest["counts"]
     typer.echo(

@@ -45,6 +45,7 @@ def verify(source: Source) -> None:
 
     Exits with code 1 when any puzzle fails, listing the first few.
     """
+    from pipeline.prepare import VERIFY, prepare_engine
     from pipeline.puzzle_files import read_puzzle_rows
     from pipeline.report import verify_rows
 
@@ -55,6 +56,7 @@ def verify(source: Source) -> None:
         missing = {"givens", "box_rows", "box_cols"} - set(rows[0] if rows else ())
         if rows and missing:
             fail(f"{found.path}: no column {', '.join(sorted(missing))}; is this a puzzle file?")
+        prepare_engine(VERIFY)
         checked, problems = verify_rows(rows)
     for problem in problems[:SHOWN_PROBLEMS]:
         typer.echo(f"row {problem.row} (id {problem.id}): {problem.problem}")

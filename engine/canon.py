@@ -45,15 +45,15 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from numba import njit
 
 from engine.geometry import Geometry
+from engine.jit import kernel
 from engine.text import infer_geometry, parse, parse_many, to_text
 
 Box = str | tuple[int, int] | None
 
 
-@njit(cache=True)
+@kernel
 def _compare(a, b):
     """-1, 0 or 1 as sequence ``a`` sorts below, equal to or above ``b``."""
     for i in range(a.shape[0]):
@@ -64,7 +64,7 @@ def _compare(a, b):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def _pattern(line, cols, out):
     """The least text of one line of values: stacks by ascending given count, givens pushed right
     inside each stack and labelled 1, 2, ... left to right. ``cols`` is the stack width."""
@@ -84,7 +84,7 @@ def _pattern(line, cols, out):
                 out[s * cols + j] = label
 
 
-@njit(cache=True)
+@kernel
 def _inner_orders(line, cols, perms_c, counts, inner_orders, inner_count):
     """Per stack: its given count in ``line`` and the orders inside it (indices into ``perms_c``)
     that put its blanks first, as the least pattern of ``line`` needs."""
@@ -106,7 +106,7 @@ def _inner_orders(line, cols, perms_c, counts, inner_orders, inner_count):
                 inner_count[s] += 1
 
 
-@njit(cache=True)
+@kernel
 def _hopeless(grid, colperm, width, prefix, per_band, best):
     """True when no row can tie ``best`` at the depth after ``prefix`` whatever order the columns
     from ``width`` on take: a bound that prunes column orders before their rows are searched.
@@ -172,7 +172,7 @@ LAB, SYM_OF, PATH, BAND_AT, NL_BEFORE, COUNT, INDEX, USED, BAND_USED, APPLIED = 
 WS_ROWS = 10
 
 
-@njit(cache=True)
+@kernel
 def _apply_row(d, row, grid, colperm, per_band, ws, nl):
     """Place ``row`` at depth ``d``; its new symbols take the next labels. Returns the count."""
     for c in range(colperm.shape[0]):
@@ -189,7 +189,7 @@ def _apply_row(d, row, grid, colperm, per_band, ws, nl):
     return nl
 
 
-@njit(cache=True)
+@kernel
 def _undo_row(d, per_band, ws, nl):
     """Take back the row placed at depth ``d`` and the labels it introduced."""
     row = ws[PATH, d]
@@ -201,7 +201,7 @@ def _undo_row(d, per_band, ws, nl):
     return ws[NL_BEFORE, d]
 
 
-@njit(cache=True)
+@kernel
 def _expand(d, grid, colperm, per_band, blank, ws, nl, best):
     """Rows that may come at depth ``d``, compared with the best text known there.
 
@@ -254,7 +254,7 @@ def _expand(d, grid, colperm, per_band, blank, ws, nl, best):
     return m
 
 
-@njit(cache=True)
+@kernel
 def _search_rows(t, grid, colperm, prefix, per_band, blank, best, ws, found):
     """Depth-first search for the rows after ``prefix`` (rows 0.. of the form) for one column
     order; ``found`` gets the transform whenever a complete arrangement equals ``best``."""
@@ -287,7 +287,7 @@ def _search_rows(t, grid, colperm, prefix, per_band, blank, best, ws, found):
         _record(t, prefix, colperm, found)
 
 
-@njit(cache=True)
+@kernel
 def _record(t, rows, cols, found):
     """Remember the transform of a complete arrangement equal to the best one."""
     n = cols.shape[0]
@@ -296,7 +296,7 @@ def _record(t, rows, cols, found):
     found[n + 1 :] = cols
 
 
-@njit(cache=True)
+@kernel
 def _blank_prefixes(grids, per_band, best, starts):
     """The longest run of blank rows any arrangement can open with, and how to reach it.
 
@@ -350,7 +350,7 @@ def _blank_prefixes(grids, per_band, best, starts):
     return count, top
 
 
-@njit(cache=True)
+@kernel
 def _prefix(grid, per_band, band, row):
     """Rows of the form up to ``row``: every blank band, then the blank rows of ``band``."""
     n = grid.shape[0]
@@ -372,7 +372,7 @@ def _prefix(grid, per_band, band, row):
     return prefix[:k]
 
 
-@njit(cache=True)
+@kernel
 def _canon_one(grids, rows, cols, perms_c, best, found):
     """Minlex form of one grid (``grids`` holds it and, when transposable, its transpose) into
     ``best`` (n x n labels); ``found`` gets the transform: transpose flag, row order, col order."""
@@ -424,7 +424,7 @@ def _canon_one(grids, rows, cols, perms_c, best, found):
                 stack_at[pos], order_at[pos] = -1, -1
 
 
-@njit(cache=True)
+@kernel
 def _canon_batch(values, rows, cols, transposable, perms_c, out, found):
     """Minlex forms of a batch of grids (one per row of ``values``)."""
     n = rows * cols

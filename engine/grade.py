@@ -46,10 +46,10 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 import numpy as np
-from numba import njit
 
 from engine.canon import canonical
 from engine.geometry import Geometry
+from engine.jit import kernel
 from engine.logic.passes import (
     RUNG_ARRAY,
     TURBOT,
@@ -390,7 +390,7 @@ def _hardest(counts: list[int]) -> str | None:
     return next((TECHNIQUES[i] for i in reversed(range(len(counts))) if counts[i]), None)
 
 
-@njit(cache=True)
+@kernel
 def assumes_uniqueness(steps):
     """True when a step is sound only for a puzzle with one solution (unique rectangle, BUG+1)."""
     for i in range(steps.shape[0]):
@@ -414,7 +414,7 @@ def _count_solutions(grid: Grid) -> np.ndarray:
     return solution
 
 
-@njit(cache=True)
+@kernel
 def rate_steps(steps, n, ratings, direct_ratings, tally):
     """The SE-scale rating of the puzzle (see the module docstring); also counts the steps of
     each technique into ``tally``.
@@ -471,7 +471,7 @@ def rate_steps(steps, n, ratings, direct_ratings, tally):
     return max(hardest, pass_rating)
 
 
-@njit(cache=True)
+@kernel
 def _trial_rating(base, mean_length):
     """A pass of one-level trials, by the mean number of placements its refutations need: the
     longer they run before the contradiction, the deeper the forcing chains SE needs there."""

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from engine.clock import HAS_CYCLES, seconds_per_cycle
 from engine.clock import cycles as clock
@@ -28,6 +27,7 @@ from engine.grade import (
     grade,
     rate_steps,
 )
+from engine.jit import kernel
 from engine.logic.passes import ALL_ENABLED, RUNG_ARRAY, SOLVED, solve_passes, workspace
 from engine.logic.state import C_STEPS, S_TECH, T_UNITS, TECHNIQUE_INDEX, TECHNIQUES
 from engine.search import search
@@ -128,7 +128,7 @@ def grade_many(
     )
 
 
-@njit(cache=True)
+@kernel
 def _grade_batch(puzzles, logic, counter, out):
     """Every row through ``_grade_row``, timed by the cycle counter."""
     fast, cycles = out[0], out[6]
@@ -138,7 +138,7 @@ def _grade_batch(puzzles, logic, counter, out):
         cycles[i] = clock() - start
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _grade_row(values, i, logic, counter, out):
     """The pass loop and the rating for row ``i``; True where that settles it: logic solved it,
     and any step that assumes uniqueness (unique rectangle, BUG+1) was justified by a count of

@@ -15,9 +15,9 @@ The same kernel fills empty grids at random (``rng`` state, random branch order,
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from engine.geometry import Geometry
+from engine.jit import kernel
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)
@@ -38,7 +38,7 @@ SINGLES_SUFFICE = 2  # a unit with this few open cells has nothing left for matc
 BIVALUE_WEIGHT = 4  # branching: a two-candidate peer counts this many others (see _pressure)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def popcount(x: np.uint64) -> int:
     """Number of set bits (SWAR; LLVM turns it into one popcnt)."""
     x = x - ((x >> U1) & M1)
@@ -47,18 +47,18 @@ def popcount(x: np.uint64) -> int:
     return int((x * H01) >> np.uint64(56))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def lowest_bit(x: np.uint64) -> np.uint64:
     return x & (~x + U1)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def bit_index(bit: np.uint64) -> int:
     """Index of a single set bit."""
     return popcount(bit - U1)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def next_random(state: np.ndarray) -> np.uint64:
     """splitmix64 step on an explicit one-word state: reproducible, no global RNG."""
     state[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -68,7 +68,7 @@ def next_random(state: np.ndarray) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _set(cand, cell, mask, trail_cell, trail_mask, tp):
     """Change a cell's mask, remembering the old one; returns the new trail length."""
     trail_cell[tp] = cell
@@ -77,7 +77,7 @@ def _set(cand, cell, mask, trail_cell, trail_mask, tp):
     return tp + 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _touch(cell, cell_units, dirty, dirty_list, ndirty):
     """Mark the units of a changed cell for the next hidden-single scan."""
     for k in range(3):
@@ -89,7 +89,7 @@ def _touch(cell, cell_units, dirty, dirty_list, ndirty):
     return ndirty
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _drain(cand, peers, cell_units, ws, ndirty, queue, qhead, qtail, trail, tp):
     """Remove each queued placement from its peers; newly single peers join the queue.
 
@@ -116,7 +116,7 @@ def _drain(cand, peers, cell_units, ws, ndirty, queue, qhead, qtail, trail, tp):
     return True, qtail, ndirty, tp
 
 
-@njit(cache=True)
+@kernel
 def _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp):
     """Place queued singles and hidden singles until nothing changes.
 
@@ -190,13 +190,13 @@ def _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp):
     return ok, tp
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _clear(dirty, dirty_list, ndirty):
     for i in range(ndirty):
         dirty[dirty_list[i]] = False
 
 
-@njit(cache=True)
+@kernel
 def _match_unit(units, u, cand, owner, match, stack_cell, stack_val):
     """A perfect matching of the unit's cells to values (Kuhn's augmenting paths, iterative).
 
@@ -234,7 +234,7 @@ def _match_unit(units, u, cand, owner, match, stack_cell, stack_val):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _alldifferent(cand, tables, scratch, queue, trail, tp):
     """Remove every candidate that no perfect cell-value matching of its unit can use (Régin).
 
@@ -301,7 +301,7 @@ def _alldifferent(cand, tables, scratch, queue, trail, tp):
     return True, changed, qtail, tp
 
 
-@njit(cache=True)
+@kernel
 def _settle(cand, full, tables, ws, scratch, strong, queue, qtail, touch, trail, tp):
     """Singles to a fix point; if ``strong``, then all-different filtering while it removes any."""
     ok, tp = _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp)
@@ -313,7 +313,7 @@ def _settle(cand, full, tables, ws, scratch, strong, queue, qtail, touch, trail,
     return ok, tp
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _pressure(cand, peers, cell, m):
     """How much a branch on the two-candidate cell ``cell`` propagates: its open peers that share
     a candidate, those with two candidates (which either branch may leave single) counting
@@ -328,7 +328,7 @@ def _pressure(cand, peers, cell, m):
     return pressure
 
 
-@njit(cache=True)
+@kernel
 def _choose(cand, units, peers, places, choice):
     """Pick the next branch: an open cell with the fewest candidates or, when every open cell has
     three or more and ``places`` is set, a value with exactly two places in a unit (a two-way
@@ -387,7 +387,7 @@ def _choose(cand, units, peers, places, choice):
     return True
 
 
-@njit(cache=True)
+@kernel
 def unit_values(values, cell_units, taken):
     """Fill ``taken`` with the values (bit v-1 for value v) that the givens hold in each unit;
     False, stopping there, when two givens of a unit share a value."""
@@ -404,14 +404,14 @@ def unit_values(values, cell_units, taken):
     return True
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def allowed(taken, cell_units, cell, full):
     """The values that the givens in a cell's units (``unit_values``) leave it."""
     units = cell_units[cell]
     return full & ~(taken[units[0]] | taken[units[1]] | taken[units[2]])
 
 
-@njit(cache=True)
+@kernel
 def _givens(values, cand, full, cell_units, queue, taken):
     """The start state: each given's bit, each blank's values that no given in its units takes
     (one pass over unit masks ``taken``, cheaper than propagating every given to its peers); the
@@ -435,7 +435,7 @@ def _givens(values, cand, full, cell_units, queue, taken):
     return qtail
 
 
-@njit(cache=True)
+@kernel
 def search(values, tables, limit, solution, rng, max_nodes, buffers):
     """Count solutions of ``values`` up to ``limit``; the first one found goes to ``solution``.
 
@@ -449,7 +449,7 @@ def search(values, tables, limit, solution, rng, max_nodes, buffers):
     return _search(values, -1, 0, rng[0] == U0, tables, limit, solution, rng, max_nodes, buffers)
 
 
-@njit(cache=True)
+@kernel
 def search_except(values, blank, value, tables, limit, solution, rng, max_nodes, buffers):
     """As :func:`search`, counting only the solutions that do not put ``value`` in the cell
     ``blank`` (a blank of ``values``). One search proves that a removed clue's value is the
@@ -462,7 +462,7 @@ def search_except(values, blank, value, tables, limit, solution, rng, max_nodes,
     return _search(values, blank, value, False, tables, limit, solution, rng, max_nodes, buffers)
 
 
-@njit(cache=True)
+@kernel
 def _search(values, blank, value, places, tables, limit, solution, rng, max_nodes, buffers):
     """The counter (see :func:`search`), with ``value`` excluded from the cell ``blank`` when it
     is >= 0; ``places`` turns on the branching heuristics of ``_choose``."""
@@ -547,7 +547,7 @@ def _search(values, blank, value, places, tables, limit, solution, rng, max_node
                 )
 
 
-@njit(cache=True)
+@kernel
 def _undo(cand, trail_cell, trail_mask, tp, keep):
     while tp > keep:
         tp -= 1
@@ -555,7 +555,7 @@ def _undo(cand, trail_cell, trail_mask, tp, keep):
     return tp
 
 
-@njit(cache=True)
+@kernel
 def count_batch(puzzles, tables, limit, counts, solutions, buffers, max_nodes):
     """Count every row of ``puzzles`` (one call for a whole batch: no per-puzzle Python).
 
@@ -566,7 +566,7 @@ def count_batch(puzzles, tables, limit, counts, solutions, buffers, max_nodes):
         counts[i] = search(puzzles[i], tables, limit, solutions[i], rng, max_nodes, buffers)
 
 
-@njit(cache=True)
+@kernel
 def fill_batch(tables, grids, rng, first_budget, buffers):
     """Fill each row of ``grids`` with a random complete grid (randomised search from empty).
 

@@ -22,8 +22,8 @@ step's ``extra`` for the rating, and the chain's cells into its proof.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from engine.jit import kernel
 from engine.logic.state import (
     AIC,
     T_CELL_UNITS,
@@ -51,17 +51,17 @@ TURBOT_LEVELS = 2
 THREE_LINK_LEVELS = 3
 
 
-@njit(cache=True)
+@kernel
 def _set(rows, x, y):
     rows[x, y >> 6] |= bit(y & 63)
 
 
-@njit(cache=True)
+@kernel
 def _has(rows, x, y):
     return rows[x, y >> 6] & bit(y & 63) != U0
 
 
-@njit(cache=True)
+@kernel
 def _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong):
     """Fill the weak and strong link sets of every candidate for a chain kind."""
     units, cell_units, unit_pos = T[T_UNITS], T[T_CELL_UNITS], T[T_UNIT_POS]
@@ -98,7 +98,7 @@ def _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, str
                             _set(strong, x, node_of[c2 * n + digit])
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _or_rows(members, m_row, within, rows, out, out_row):
     """``out[out_row] |= rows[y]`` for every y in the bitset ``members[m_row] & within`` (rows
     are indexed rather than sliced: a slice is an array, which costs atomic reference counts)."""
@@ -112,7 +112,7 @@ def _or_rows(members, m_row, within, rows, out, out_row):
                 out[out_row, i] |= rows[y, i]
 
 
-@njit(cache=True)
+@kernel
 def _link_between(weak, strong, x, y, words):
     """A candidate w with a weak link from x and a strong link to y (-1 if none)."""
     for j in range(words):
@@ -126,7 +126,7 @@ def _link_between(weak, strong, x, y, words):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def find_chains(cand, placed, pos, T, rec, tech, max_level):
     """Record every candidate that a chain of kind ``tech`` (X_CHAIN, XY_CHAIN, AIC) of at most
     ``max_level`` weak-strong pairs refutes (``TURBOT_LEVELS`` finds the turbot fishes).
@@ -139,7 +139,7 @@ def find_chains(cand, placed, pos, T, rec, tech, max_level):
         _search(cand, placed, pos, T, rec, tech, max_level)
 
 
-@njit(cache=True)
+@kernel
 def _x_chains(cand, pos, T, rec, max_level):
     """The X-chain search, digit by digit, on the digit's cells.
 
@@ -199,7 +199,7 @@ def _x_chains(cand, pos, T, rec, max_level):
         )
 
 
-@njit(cache=True)
+@kernel
 def _search(cand, placed, pos, T, rec, tech, max_level):
     """The chain search over every candidate (see the module docstring)."""
     n = T[T_UNITS].shape[1]
@@ -253,7 +253,7 @@ def _search(cand, placed, pos, T, rec, tech, max_level):
     )
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _refute(
     rec,
     cand,
@@ -326,7 +326,7 @@ def _refute(
                 )
 
 
-@njit(cache=True)
+@kernel
 def _record(rec, cand, tech, z, level, levels, weak, strong, step, node_cell, node_digit):
     """Trace the chain back from its last true candidate and record the elimination of z."""
     words = weak.shape[1]

@@ -10,8 +10,8 @@ connected cluster in two colours: in each cluster one colour holds the digit in 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from engine.jit import kernel
 from engine.logic.state import (
     SIMPLE_COLOURING,
     T_CELL_UNITS,
@@ -31,7 +31,7 @@ TRAP = 0
 WRAP = 1
 
 
-@njit(cache=True)
+@kernel
 def find_colouring(cand, placed, pos, T, rec):
     """Record every simple-colouring trap and wrap, one step per cluster and kind."""
     units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
@@ -76,7 +76,7 @@ def find_colouring(cand, placed, pos, T, rec):
             _trap(cand, placed, rec, cluster, size, colour, owner, cell_units, d)
 
 
-@njit(cache=True)
+@kernel
 def _wrap(cand, rec, cluster, size, colour, cell_units, digit):
     for c in range(2):
         clash = False
@@ -94,7 +94,7 @@ def _wrap(cand, rec, cluster, size, colour, cell_units, digit):
             commit(rec, start, SIMPLE_COLOURING, WRAP, bit(digit))
 
 
-@njit(cache=True)
+@kernel
 def _trap(cand, placed, rec, cluster, size, colour, owner, cell_units, digit):
     b = bit(digit)
     start = mark(rec)

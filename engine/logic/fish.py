@@ -11,8 +11,8 @@ something: the screens run inline, cheaper than a call that takes arrays.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from engine.jit import kernel
 from engine.logic.state import (
     T_UNITS,
     U0,
@@ -29,7 +29,7 @@ from engine.logic.state import (
 from engine.logic.subsets import TWO, closed_scratch, closed_sets
 
 
-@njit(cache=True)
+@kernel
 def find_fish(cand, pos, T, rec, k):
     """Record every basic fish of size ``k`` (2 = X-wing) for every digit and orientation."""
     units = T[T_UNITS]
@@ -65,7 +65,7 @@ def find_fish(cand, pos, T, rec, k):
                     _record(cand, pos, units, rec, k, d, base0, bases, found[f, 1])
 
 
-@njit(cache=True)
+@kernel
 def _record(cand, pos, units, rec, k, d, base0, bases, covers):
     """One fish on digit ``d``: base lines ``bases`` (from ``base0``), cover lines ``covers``."""
     n = units.shape[1]

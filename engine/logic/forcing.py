@@ -12,8 +12,8 @@ like a chain's length.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from engine.jit import kernel
 from engine.logic.state import (
     T_PEERS,
     T_UNITS,
@@ -31,7 +31,7 @@ from engine.logic.state import (
 )
 
 
-@njit(cache=True)
+@kernel
 def trial(cand, placed, T, cell, digit, pos, fresh, found):
     """Place ``digit`` at ``cell`` in the given (scratch) state and propagate singles.
 
@@ -97,7 +97,7 @@ def trial(cand, placed, T, cell, digit, pos, fresh, found):
         made += count
 
 
-@njit(cache=True)
+@kernel
 def find_forcing(cand, placed, T, rec):
     """Record every candidate that one trial (singles only) refutes."""
     units = T[T_UNITS]

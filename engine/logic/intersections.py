@@ -5,8 +5,8 @@ box/line crossings."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from engine.jit import kernel
 from engine.logic.state import (
     LOCKED_POINTING,
     T_INTER,
@@ -24,7 +24,7 @@ from engine.logic.state import (
 )
 
 
-@njit(cache=True)
+@kernel
 def find_locked(cand, pos, T, rec, tech):
     """Record every pointing (``tech`` LOCKED_POINTING) or claiming (LOCKED_CLAIMING) step.
 
@@ -61,7 +61,7 @@ def find_locked(cand, pos, T, rec, tech):
                 _locked(cand, pos, T, rec, tech, d, inside, outside, outside_mask)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _locked(cand, pos, T, rec, tech, digit, inside, outside, outside_mask):
     """One locked-candidates step: the digit's cells of unit ``inside`` all lie in the crossing,
     so it leaves the other unit ``outside`` outside the crossing (``outside_mask``). Inlined:

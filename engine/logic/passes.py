@@ -27,9 +27,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from engine.geometry import Geometry
+from engine.jit import kernel
 from engine.logic.chains import THREE_LINK_LEVELS, TURBOT_LEVELS, find_chains
 from engine.logic.colouring import find_colouring
 from engine.logic.fish import find_fish
@@ -139,7 +139,7 @@ RUNGS = (
 SOLVED, STUCK, OVERFLOW, CONTRADICTION = range(4)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
     """Record every deduction of one rung from the current state (layers already built)."""
     if rung == FULL_HOUSE:
@@ -176,7 +176,7 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_forcing(cand, placed, T, rec)
 
 
-@njit(cache=True)
+@kernel
 def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
     """Apply the effects recorded from ``first`` on; False on a contradiction (an empty cell).
 
@@ -219,7 +219,7 @@ def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
     return True
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _drop(pos, T, cell, digits):
     """Clear an open cell's bit from the layers of ``digits`` in its row, column and box."""
     cell_units, unit_pos = T[T_CELL_UNITS], T[T_UNIT_POS]
@@ -235,7 +235,7 @@ def _drop(pos, T, cell, digits):
 DIRECT_BELOW_NAKED = (LOCKED_POINTING, LOCKED_CLAIMING, HIDDEN_PAIR)
 
 
-@njit(cache=True)
+@kernel(inline="always")
 def _direct_alternative(cand, placed, pos, T, enabled, rec, work, first_step):
     """For a singles pass that offers naked singles only, note in its first step (``S_DIRECT``)
     the first technique of DIRECT_BELOW_NAKED with a direct step, which a rater would take
@@ -262,7 +262,7 @@ def _direct_alternative(cand, placed, pos, T, enabled, rec, work, first_step):
     return best == 0
 
 
-@njit(cache=True)
+@kernel
 def _rated_at_naked_single_or_more(rung, rec, first_step):
     """True when a (non-singles) pass rates at least a naked single's 2.3: it is no direct form
     of a technique in DIRECT_BELOW_NAKED."""
@@ -275,7 +275,7 @@ def _rated_at_naked_single_or_more(rung, rec, first_step):
     return True
 
 
-@njit(cache=True)
+@kernel
 def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work):
     """Run the pass loop from the givens; returns (result, passes). See the module docstring."""
     peers = T[T_PEERS]
@@ -322,7 +322,7 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
             return STUCK, passes
 
 
-@njit(cache=True)
+@kernel
 def find_once(rung, cand, placed, T, enabled, pos, rec, work):
     """Record one rung's deductions from a given state (for tests and explanations)."""
     rec[4][:] = 0

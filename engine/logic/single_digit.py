@@ -11,8 +11,8 @@ two far ends, so it leaves every cell that sees both far ends.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from engine.jit import kernel
 from engine.logic.state import (
     SKYSCRAPER,
     T_CELL_UNITS,
@@ -30,7 +30,7 @@ from engine.logic.state import (
 )
 
 
-@njit(cache=True)
+@kernel
 def find_turbot(cand, placed, pos, T, rec, tech):
     """Record every skyscraper (``tech`` SKYSCRAPER) or 2-string kite for every digit.
 
@@ -88,7 +88,7 @@ def find_turbot(cand, placed, pos, T, rec, tech):
                             _record(rec, cand, placed, peers, cell_units, tech, d, pattern, shared)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _shared_kind(tech, in_rows):
     """The unit kind (0 row, 1 column, 2 box) a pattern's near ends share: row links meet in a
     column and column links in a row for a skyscraper; a kite's meet in a box."""
@@ -97,7 +97,7 @@ def _shared_kind(tech, in_rows):
     return 2
 
 
-@njit(cache=True)
+@kernel
 def _record(rec, cand, placed, peers, cell_units, tech, digit, pattern, shared):
     """One pattern: cells (far1, near1, near2, far2) of links near1-far1 and near2-far2, near
     ends sharing unit kind ``shared``."""

@@ -9,8 +9,7 @@ naked single the unit where the same cell is also a hidden single, or -1.
 
 from __future__ import annotations
 
-from numba import njit
-
+from engine.jit import kernel
 from engine.logic.state import (
     FULL_HOUSE,
     HIDDEN_SINGLE,
@@ -29,7 +28,7 @@ from engine.logic.state import (
 )
 
 
-@njit(cache=True)
+@kernel
 def hidden_singles(pos, units, hidden_unit, hidden_digit):
     """Fill ``hidden_unit``/``hidden_digit`` per cell from the layers: a unit whose layer for a
     digit has exactly one bit places that digit there. Boxes are scanned first, so a cell hidden
@@ -48,7 +47,7 @@ def hidden_singles(pos, units, hidden_unit, hidden_digit):
                     hidden_digit[cell] = d
 
 
-@njit(cache=True)
+@kernel
 def find_singles(cand, placed, pos, T, enabled, rec, hidden_unit, hidden_digit, house):
     """Record every single of the current state (see the module docstring)."""
     units = T[T_UNITS]

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from numba import njit
 
 from engine.geometry import Geometry
+from engine.jit import kernel
 from engine.search import U0, U1, bit_index, lowest_bit, popcount  # one set of bit helpers
 
 #: Technique ids, easiest first (the contract shared with the recipe's tier bands).
@@ -131,12 +131,12 @@ C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
 T_UNITS, T_CELL_UNITS, T_PEERS, T_UNIT_POS, T_INTER, T_INTER_MASKS, T_PEER_BITS = range(7)
 
 
-@njit(cache=True)
+@kernel
 def bit(index):
     return U1 << np.uint64(index)
 
 
-@njit(cache=True)
+@kernel
 def sees(a, b, cell_units):
     """True when two distinct cells share a row, column or box."""
     if a == b:
@@ -148,7 +148,7 @@ def sees(a, b, cell_units):
     )
 
 
-@njit(cache=True)
+@kernel
 def build_layers(cand, placed, T, pos):
     """Rebuild every per-digit unit layer ``pos[d, u]`` from the open cells' candidates (cell by
     cell: each candidate bit sets its position in the cell's row, column and box layers)."""
@@ -172,7 +172,7 @@ def build_layers(cand, placed, T, pos):
                 pos[d, box] |= in_box
 
 
-@njit(cache=True)
+@kernel
 def init_candidates(values, full, peers, cand, placed):
     """Candidates after the givens: every open cell keeps the digits no peer holds.
 
@@ -197,7 +197,7 @@ def init_candidates(values, full, peers, cand, placed):
     return True
 
 
-@njit(cache=True)
+@kernel
 def consistent(placed, units):
     """True when no unit holds a digit twice (a completed grid is then a solution). Unit by unit:
     each cell is read three times, where a scan of every cell's peers reads it once per peer."""
@@ -216,7 +216,7 @@ def consistent(placed, units):
 # ---- step records ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def add_effect(rec, cell, digit, kind):
     """Append one effect (an elimination or placement of 0-based ``digit`` at ``cell``)."""
     effects, counts = rec[3], rec[4]
@@ -230,7 +230,7 @@ def add_effect(rec, cell, digit, kind):
     counts[C_EFFECTS] = i + 1
 
 
-@njit(cache=True)
+@kernel
 def add_proof(rec, cell):
     """Append one cell of the pattern that proves the current step."""
     proof, counts = rec[2], rec[4]
@@ -242,21 +242,21 @@ def add_proof(rec, cell):
     counts[C_PROOF] = i + 1
 
 
-@njit(cache=True)
+@kernel
 def eliminate(rec, cand, cell, digit):
     """Record the elimination of ``digit`` at ``cell`` when it is still a candidate there."""
     if cand[cell] & bit(digit):
         add_effect(rec, cell, digit, ELIMINATE)
 
 
-@njit(cache=True)
+@kernel
 def mark(rec):
     """Where the next step's proof and effects start (pass both to :func:`commit`)."""
     counts = rec[4]
     return counts[C_PROOF], counts[C_EFFECTS]
 
 
-@njit(cache=True)
+@kernel
 def commit(rec, start, tech, extra, digits):
     """Close the step begun at ``start``; a step with no effect is dropped. Returns True if kept."""
     steps, step_digits, counts = rec[0], rec[1], rec[4]
@@ -281,7 +281,7 @@ def commit(rec, start, tech, extra, digits):
     return True
 
 
-@njit(cache=True)
+@kernel
 def flag_direct(rec, pos, T):
     """Mark the last step *direct* (``S_DIRECT`` = 1) when its eliminations alone leave a digit
     one place in a unit of an eliminated cell: raters (SE) count such steps as easier, since a
@@ -397,7 +397,7 @@ def full_mask(n: int) -> np.uint64:
     return np.uint64((1 << n) - 1)
 
 
-@njit(cache=True)
+@kernel
 def eliminate_common(rec, cand, placed, peers, cell_units, x, y, digit):
     """Record the elimination of ``digit`` from every open cell that sees both x and y."""
     b = bit(digit)
@@ -407,7 +407,7 @@ def eliminate_common(rec, cand, placed, peers, cell_units, x, y, digit):
             add_effect(rec, p, digit, ELIMINATE)
 
 
-@njit(cache=True)
+@kernel
 def digit_cells(pos, units, digit, cells):
     """Write the digit's open cells into ``cells``, a bitset over the cells (as ``peer_bits``
     rows), from its row layers: the rows cover every cell once."""
@@ -422,7 +422,7 @@ def digit_cells(pos, units, digit, cells):
             cells[cell >> 6] |= bit(cell & 63)
 
 
-@njit(cache=True)
+@kernel
 def line_links(pos, units, digit, ends):
     """The digit's strong links in rows and columns (lines where it has exactly two cells).
 

@@ -13,8 +13,8 @@ reference counts per array, more than the screens, so the hot loops make as few 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from engine.jit import kernel
 from engine.logic.state import (
     NAKED_PAIR,
     T_UNITS,
@@ -36,7 +36,7 @@ MAX_ITEMS = 64  # items of one search: a unit's cells or digits, a digit's lines
 TWO = np.uint64(2)  # the fewest bits of an item's mask (one bit is a single, not a subset)
 
 
-@njit(cache=True)
+@kernel
 def closed_scratch():
     """The arrays a finder gathers items into and :func:`closed_sets` writes to, allocated once
     per finder call: masks and item ids, and the sets found."""
@@ -47,7 +47,7 @@ def closed_scratch():
     )
 
 
-@njit(cache=True, inline="always")
+@kernel
 def closed_sets(masks, count, k, found):
     """All sets of ``k`` (2 to MAX_SUBSET) of the first ``count`` masks whose union has exactly
     k bits.
@@ -83,7 +83,7 @@ def closed_sets(masks, count, k, found):
     return total
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _keep(found, total, items, union):
     """Append a closed set to ``found`` (while there is room); returns the new count."""
     if total < found.shape[0]:
@@ -93,7 +93,7 @@ def _keep(found, total, items, union):
     return total
 
 
-@njit(cache=True)
+@kernel
 def find_subsets(cand, placed, pos, T, rec, k, hidden):
     """Record every naked (or, with ``hidden``, hidden) subset of size ``k`` in every unit.
 
@@ -147,7 +147,7 @@ def find_subsets(cand, placed, pos, T, rec, k, hidden):
                 _record(cand, placed, pos, T, rec, k, hidden, u, inside, union)
 
 
-@njit(cache=True)
+@kernel
 def _record(cand, placed, pos, T, rec, k, hidden, u, inside, union):
     """One subset of unit ``u``: its items ``inside`` (digits when hidden, unit positions when
     naked) cover ``union`` (unit positions when hidden, digits when naked)."""

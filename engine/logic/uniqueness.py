@@ -29,8 +29,8 @@ candidates are eliminated (the naked single follows in the next pass).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from engine.jit import kernel
 from engine.logic.state import (
     BUG_PLUS_ONE,
     T_CELL_UNITS,
@@ -52,7 +52,7 @@ TYPE_1, TYPE_2, TYPE_4, TYPE_5, TYPE_6 = 1, 2, 4, 5, 6
 CORNERS = 4
 
 
-@njit(cache=True)
+@kernel
 def find_unique_rectangles(cand, placed, pos, T, rec):
     """Record every unique rectangle of types 1, 2, 4, 5 and 6 (one step per rectangle, digit
     pair and type).
@@ -104,7 +104,7 @@ def find_unique_rectangles(cand, placed, pos, T, rec):
                             _pair(cand, placed, pos, tables, rec, corners, a, ab ^ a, floor, extra)
 
 
-@njit(cache=True)
+@kernel
 def _earlier(masks, i, ab):
     """True when a corner before corner i has the mask ab (its pair is tried once)."""
     for j in range(i):  # noqa: SIM110 (a plain loop for numba)
@@ -113,7 +113,7 @@ def _earlier(masks, i, ab):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _screen(masks, ab):
     """The floor of the digit pair ab on a rectangle whose corners hold ``masks`` (bit i set:
     corner i holds exactly {a, b}) and the one extra digit that every roof cell holds (0 if they
@@ -141,7 +141,7 @@ def _screen(masks, ab):
     return floor, extra if one_extra else U0
 
 
-@njit(cache=True)
+@kernel
 def _pair(cand, placed, pos, tables, rec, corners, a, b, floor, extra):
     """The unique-rectangle types on the digit pair {a, b} (bits) of one rectangle, with the
     floor and the roof cells' extra digit that :func:`_screen` found."""
@@ -174,7 +174,7 @@ def _pair(cand, placed, pos, tables, rec, corners, a, b, floor, extra):
                         _type_4(cand, rec, corners, roof1, roof2, b, a)
 
 
-@njit(cache=True)
+@kernel
 def _one_extra(cand, placed, cell_units, rec, corners, floor, floors, extra):
     """Types 2 and 5: every roof cell holds {a, b} and the same one extra digit ``extra``, so
     it leaves every cell that sees all the roof cells."""
@@ -193,7 +193,7 @@ def _one_extra(cand, placed, cell_units, rec, corners, floor, floors, extra):
     commit(rec, start, UNIQUE_RECTANGLE, TYPE_2 if aligned else TYPE_5, extra)
 
 
-@njit(cache=True)
+@kernel
 def _type_4(cand, rec, corners, roof1, roof2, keep, drop):
     """Type 4: ``keep`` has no place in a unit of both roof cells but those two cells (the
     caller checks it), so ``drop`` leaves them."""
@@ -203,7 +203,7 @@ def _type_4(cand, rec, corners, roof1, roof2, keep, drop):
     commit(rec, start, UNIQUE_RECTANGLE, TYPE_4, keep | drop)
 
 
-@njit(cache=True)
+@kernel
 def _type_6(cand, pos, cell_units, unit_pos, rec, corners, a, b, floor):
     """Type 6: diagonal floor; a digit confined to the rectangle in both rows (or both columns)
     leaves the roof cells."""
@@ -226,7 +226,7 @@ def _type_6(cand, pos, cell_units, unit_pos, rec, corners, a, b, floor):
                 break
 
 
-@njit(cache=True)
+@kernel
 def _open(rec, corners):
     start = mark(rec)
     for i in range(CORNERS):
@@ -234,7 +234,7 @@ def _open(rec, corners):
     return start
 
 
-@njit(cache=True)
+@kernel
 def _lowest_index(width, mask):
     for i in range(width):
         if mask >> i & 1:
@@ -242,12 +242,12 @@ def _lowest_index(width, mask):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _index(single_bit):
     return popcount(single_bit - np.uint64(1))
 
 
-@njit(cache=True)
+@kernel
 def find_bug(cand, placed, pos, T, rec):
     """Record the BUG+1 placement when the state is a bivalue universal grave plus one cell."""
     units, cell_units = T[T_UNITS], T[T_CELL_UNITS]

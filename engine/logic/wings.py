@@ -10,8 +10,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from engine.jit import kernel
 from engine.logic.state import (
     T_CELL_UNITS,
     T_PEERS,
@@ -32,7 +32,7 @@ from engine.logic.state import (
 )
 
 
-@njit(cache=True)
+@kernel
 def _xy_wings(cand, placed, peers, cell_units, rec, tech):
     """Every XY-wing (pivot of 2 digits) or XYZ-wing (pivot of 3), pivot by pivot.
 
@@ -71,7 +71,7 @@ def _xy_wings(cand, placed, peers, cell_units, rec, tech):
                 _record(cand, placed, peers, cell_units, rec, tech, pivot, a, b)
 
 
-@njit(cache=True)
+@kernel
 def _may_pincer(am, pm, tech):
     """Whether a bivalue cell of mask ``am`` can be a pincer of a pivot of mask ``pm``."""
     if tech == XY_WING:
@@ -79,7 +79,7 @@ def _may_pincer(am, pm, tech):
     return am & ~pm == U0
 
 
-@njit(cache=True)
+@kernel
 def _record(cand, placed, peers, cell_units, rec, tech, pivot, a, b):
     """One XY- or XYZ-wing: pivot and pincers a and b, which share the digit z."""
     z = cand[a] & cand[b]
@@ -99,7 +99,7 @@ def _record(cand, placed, peers, cell_units, rec, tech, pivot, a, b):
     commit(rec, start, tech, pivot, cand[pivot] | cand[a] | cand[b])
 
 
-@njit(cache=True)
+@kernel
 def _w_wings(cand, placed, pos, T, rec):
     """Every W-wing: pairs of equal bivalue cells joined by a strong link on one digit."""
     units, peers, cell_units = T[T_UNITS], T[T_PEERS], T[T_CELL_UNITS]
@@ -136,7 +136,7 @@ def _w_wings(cand, placed, pos, T, rec):
                             commit(rec, start, W_WING, links[li, 0], am)
 
 
-@njit(cache=True)
+@kernel
 def _strong_links(pos, units, digit, ends):
     """Strong links of a digit in every unit (lines and boxes): (unit, cell, cell) rows."""
     count = line_links(pos, units, digit, ends)
@@ -152,7 +152,7 @@ def _strong_links(pos, units, digit, ends):
     return count
 
 
-@njit(cache=True)
+@kernel
 def find_wings(cand, placed, pos, T, rec, tech):
     """Record every wing of kind ``tech`` (XY_WING, XYZ_WING or W_WING)."""
     if tech == W_WING:

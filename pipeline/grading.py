@@ -13,23 +13,24 @@ from __future__ import annotations
 
 import heapq
 import math
+import time
 import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, islice
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from joblib import Parallel, delayed, effective_n_jobs
+from joblib import Parallel, delayed
 
 import engine
 from engine import InvalidPuzzle, MultipleSolutions, NoSolution, Tier
 from pipeline.formats import FormatError, InputRow, InputSize, ReadMeter, input_size, read_puzzles
 from pipeline.formats.writers import output_kind, write_tables
+from pipeline.parallel import pool_pays
 from pipeline.prepare import GRADE, prepare_engine
 from pipeline.recipe import ALL_CORES, JOBS_ALLOWED, bands_for, usable_jobs
 
@@ -333,14 +334,19 @@ def _in_order(
     function: Callable[[Task], Verdicts], tasks: Iterator[Task], n_jobs: int
 ) -> Iterator[Verdicts]:
     """``function`` over ``tasks``, results in task order; tasks are drawn lazily (a few ahead
-    of the workers), so a long input is never held in memory. One worker, or a single task,
-    runs in this process: starting workers would cost more than it saves."""
-    first = list(islice(tasks, 2))
-    if effective_n_jobs(n_jobs) == 1 or len(first) < 2:
-        yield from map(function, chain(first, tasks))
+    of the workers), so a long input is never held in memory. Tasks run in this process until
+    the time they have taken shows the input is long enough to pay for starting workers
+    (:func:`pipeline.parallel.pool_pays`); the rest go to the workers. A short file never waits
+    for a pool, and a long one spends at most that time on one core."""
+    start = time.perf_counter()
+    for task in tasks:
+        yield function(task)
+        if pool_pays(time.perf_counter() - start, n_jobs):
+            break
+    else:
         return
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
-    results = parallel(delayed(function)(task) for task in chain(first, tasks))
+    results = parallel(delayed(function)(task) for task in tasks)
     try:
         for result in results:  # noqa: UP028  (``yield from`` would close ``results`` unguarded)
             yield result

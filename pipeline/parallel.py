@@ -9,13 +9,14 @@ task's cost dwarfs process start-up and pickling.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+import time
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -72,6 +73,18 @@ def progress_bar(quiet: bool) -> Progress:
     )
 
 
+#: Seconds a local worker takes to start (interpreter, imports, numba's cache): a pool of n
+#: workers pays for itself only on work that takes longer than this times n / (n - 1).
+WORKER_START = 2.5
+
+
+def pool_pays(seconds_left: float, n_jobs: int) -> bool:
+    """Whether ``n_jobs`` fresh local workers would finish ``seconds_left`` of work sooner than
+    this process alone."""
+    workers = effective_n_jobs(n_jobs)
+    return workers > 1 and seconds_left > WORKER_START * workers / (workers - 1)
+
+
 def run_tasks(
     function: Callable[[T], Any],
     tasks: Sequence[T],
@@ -81,7 +94,11 @@ def run_tasks(
     quiet: bool = True,
 ) -> None:
     """Run ``function`` on every task with the spec's backend; ``on_done(task, result)`` runs in
-    this process as each result arrives (in completion order), e.g. to store the chunk at once."""
+    this process as each result arrives (in completion order), e.g. to store the chunk at once.
+
+    Locally, tasks run in this process first, timed, and the rest go to worker processes only
+    once the time they are likely to take would pay for starting them (:func:`pool_pays`):
+    a small book never waits for workers. Where a task runs does not change its result."""
     if not tasks:
         return
     with ExitStack() as stack:
@@ -90,26 +107,29 @@ def run_tasks(
             stack.enter_context(parallel_config(backend="dask"))
         bar = stack.enter_context(progress_bar(quiet))
         task_id = bar.add_task(label, total=len(tasks))
-        n_jobs = 1 if len(tasks) == 1 and spec.backend == "loky" else spec.n_jobs
-        results = _results(function, tasks, n_jobs, spec.backend)
-        for index, result in results:
-            on_done(tasks[index], result)
+        first = 0
+        if spec.backend == "loky":
+            start = time.perf_counter()
+            while first < len(tasks):
+                left = len(tasks) - first
+                if first and pool_pays((time.perf_counter() - start) / first * left, spec.n_jobs):
+                    break
+                on_done(tasks[first], function(tasks[first]))
+                first += 1
+                bar.advance(task_id)
+        rest = tasks[first:]
+        if not rest:
+            return
+        parallel = Parallel(n_jobs=spec.n_jobs, return_as="generator_unordered")
+        for index, result in parallel(
+            delayed(_indexed)(function, i, t) for i, t in enumerate(rest)
+        ):
+            on_done(rest[index], result)
             bar.advance(task_id)
 
 
 def _indexed(function: Callable[[T], Any], index: int, task: T) -> tuple[int, Any]:
     return index, function(task)
-
-
-def _results(
-    function: Callable[[T], Any], tasks: Sequence[T], n_jobs: int, backend: str
-) -> Iterator[tuple[int, Any]]:
-    if n_jobs == 1 and backend == "loky":  # no process pool for one worker
-        for index, task in enumerate(tasks):
-            yield index, function(task)
-        return
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    yield from parallel(delayed(_indexed)(function, i, task) for i, task in enumerate(tasks))
 
 
 def _dask_client(scheduler: str | None) -> Any:

@@ -14,10 +14,13 @@ prepares again.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import os
 import platform
 import sys
 import time
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from functools import cache
 from pathlib import Path
 from typing import TextIO
@@ -70,7 +73,12 @@ def unprepared(families: Iterable[str]) -> list[str]:
 def prepare_engine(families: Iterable[str], out: TextIO | None = None) -> list[str]:
     """Make sure the kernels of ``families`` are compiled before any work starts; compile the
     missing ones with a notice and a line per family on ``out`` (stderr). Returns the families
-    compiled now (none when the machine is already prepared)."""
+    compiled now (none when the machine is already prepared).
+
+    numba compiles one function at a time in a process, so with several families to compile and
+    more than one core, they are compiled side by side in fresh processes that share numba's
+    cache (the largest first); this process then loads each family, which also compiles
+    anything the others raced each other for, and leaves the stamps."""
     from engine.warmup import warm
 
     out = out or sys.stderr
@@ -79,12 +87,39 @@ def prepare_engine(families: Iterable[str], out: TextIO | None = None) -> list[s
         return []
     print(f"{NOTICE} ({', '.join(missing)}; a minute or two, never again) ...", file=out)
     start = time.perf_counter()
-    for number, family in enumerate(missing, 1):
-        print(f"  [{number}/{len(missing)}] {family} ...", file=out, flush=True)
-        mark = time.perf_counter()
-        warm(family)
-        _stamp(family).parent.mkdir(parents=True, exist_ok=True)
-        _stamp(family).touch()
-        print(f"  [{number}/{len(missing)}] {family}: {time.perf_counter() - mark:.1f} s", file=out)
+    lanes = min(len(missing), os.cpu_count() or 1)
+    if lanes > 1:
+        order = sorted(missing, key=LARGEST_FIRST.index)
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(lanes, mp_context=context) as pool:
+            running = {pool.submit(_timed_warm, family): family for family in order}
+            for number, done in enumerate(as_completed(running), 1):
+                _report(out, number, len(order), running[done], done.result())
+        for family in missing:
+            warm(family)
+            _stamp(family).touch()
+    else:
+        for number, family in enumerate(missing, 1):
+            print(f"  [{number}/{len(missing)}] {family} ...", file=out, flush=True)
+            _report(out, number, len(missing), family, _timed_warm(family))
+            _stamp(family).touch()
     print(f"engine ready in {time.perf_counter() - start:.1f} s", file=out, flush=True)
     return missing
+
+
+#: The families by compile time, largest first (``bench/startup_bench.py`` measures them); the
+#: counter goes before the grids and the digger, which need the counter's kernels too.
+LARGEST_FIRST = ("grader", "canonical forms", "counter", "grids", "digger")
+
+
+def _timed_warm(family: str) -> float:
+    from engine.warmup import warm
+
+    start = time.perf_counter()
+    warm(family)
+    return time.perf_counter() - start
+
+
+def _report(out: TextIO, number: int, total: int, family: str, seconds: float) -> None:
+    _stamp(family).parent.mkdir(parents=True, exist_ok=True)
+    print(f"  [{number}/{total}] {family}: compiled in {seconds:.1f} s", file=out, flush=True)

@@ -139,7 +139,8 @@ def test_sizes_mixed_in_one_chunk_and_forced_box(tmp_path: Path) -> None:
     assert pl.read_parquet(out)["solution"].to_list() == [solution_grid(3, 2)]
 
 
-def test_one_and_two_workers_give_identical_output(tmp_path: Path) -> None:
+def test_one_and_two_workers_give_identical_output(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("pipeline.parallel.WORKER_START", 0.0)  # workers after the first chunk
     rows = [one_blank_per_row(solution_grid(3, 3, s % 9), 9, s) for s in range(30)]
     rows[7], rows[19], rows[23] = MULTI, CLASH, NO_SOL
     source = tmp_path / "many.txt"

@@ -5,7 +5,14 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.parallel import Chunk, plan_chunks, progress_bar, run_tasks
+from pipeline.parallel import (
+    WORKER_START,
+    Chunk,
+    plan_chunks,
+    pool_pays,
+    progress_bar,
+    run_tasks,
+)
 from pipeline.recipe import ParallelSpec
 from pipeline.run import GridJob, grid_chunk
 
@@ -45,10 +52,22 @@ def collect(n_jobs: int) -> list[dict]:
     return [{k: v for k, v in row.items() if k not in TIMESTAMPS} for row in rows]
 
 
-def test_one_and_two_workers_make_the_same_rows() -> None:
+def test_one_and_two_workers_make_the_same_rows(monkeypatch) -> None:
+    monkeypatch.setattr("pipeline.parallel.WORKER_START", 0.0)  # the pool takes all but one task
     one, two = collect(1), collect(2)
     assert len(one) == 30 and one == two
     assert len({row["solution"] for row in one}) == 30
+
+
+def test_workers_start_only_for_work_that_pays_for_them(monkeypatch) -> None:
+    assert not pool_pays(1.0, 2) and pool_pays(60.0, 2) and not pool_pays(60.0, 1)
+    assert pool_pays(WORKER_START * 2 + 0.1, 2) and not pool_pays(WORKER_START * 2 - 0.1, 2)
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started for a few milliseconds of work")
+
+    monkeypatch.setattr("pipeline.parallel.Parallel", no_pool)
+    assert len(collect(2)) == 30  # cheap chunks: all in this process
 
 
 def test_progress_bar_is_off_when_quiet_or_not_a_terminal(monkeypatch) -> None:

@@ -109,7 +109,8 @@ def test_run_makes_the_book(tmp_path: Path) -> None:
     assert not (result.folder / LOCK_FILE).exists()
 
 
-def test_one_and_two_workers_give_identical_rows(tmp_path: Path) -> None:
+def test_one_and_two_workers_give_identical_rows(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("pipeline.parallel.WORKER_START", 0.0)  # workers even for a small book
     one = run_book(load_recipe(small_recipe(tmp_path / "a", n_jobs=1)))
     two = run_book(load_recipe(small_recipe(tmp_path / "b", n_jobs=2)))
     assert content(one.rows) == content(two.rows)

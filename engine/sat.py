@@ -3,7 +3,7 @@
 Some big puzzles (the MiniZinc Challenge 25x25) defeat propagation plus branching: the DFS meets
 the same dead end again in millions of subtrees. A conflict-driven clause-learning solver turns
 each dead end into a clause saying why it failed, so it is met once. The solver is CaDiCaL from
-python-sat (``bench/sat_bench.py`` measures it against the others the package ships).
+python-sat (``bench/sat_bench.py`` measures it against some of the others the package ships).
 
 Encoding: one variable per (open cell, value the givens still allow), so given cells, and values
 a given peer holds, have no variable. Each open cell takes a value and each value a unit lacks

@@ -1,10 +1,10 @@
 """Public solving API: strings in, strings and counts out.
 
 Counting runs the DFS kernel of ``engine.search``. From 16x16 up it gets a branch budget, and a
-grid that runs past it is finished by the CDCL counter of ``engine.sat``, which learns from its
-dead ends: hard competition grids (the MiniZinc 25x25) take the DFS millions of branches. Smaller
-grids never fall back: the DFS settles the hardest known 9x9 puzzles fast, and 9x9 counting stays
-exactly as it was.
+grid that runs past it is finished by the SAT counter of ``engine.sat`` (CaDiCaL, from python-sat),
+which learns from its dead ends: hard competition grids (the MiniZinc 25x25) take the DFS millions
+of branches. Smaller grids never fall back: the DFS settles the hardest known 9x9 puzzles fast,
+and 9x9 counting stays exactly as it was.
 """
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ class MultipleSolutions(ValueError):
 
 SAT_FROM = 16  # grids this size and up fall back on the SAT counter when the DFS runs long
 # DFS branches before SAT takes over: about 25 ms on a 16x16. The competition 16x16 set takes
-# 3.5 s with it, 5 s with 5,000, 9.5 s with 20,000 and 10.6 s with no fallback
+# 2.2-2.3 s of CPU with anything from 500 to 1,500, 2.8 s with 300 (bench/sat_bench.py --budgets),
+# and 10.6 s with no fallback
 DFS_BUDGET = 1_000
-# the SAT counter keeps one blocking clause (up to one literal per variable) per solution found:
+# the SAT counter keeps one blocking clause (one literal per open cell) per solution found:
 # past this many literals in all, counting stays with the DFS, which enumerates without memory
 SAT_BLOCKING_LITERALS = 1 << 22
 

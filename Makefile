@@ -25,6 +25,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 test: $(STAMP) system-deps lint
+	$(BIN)/pipeline prepare
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP) system-deps

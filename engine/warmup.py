@@ -11,13 +11,16 @@ loop solves, one that needs trial and error, one with two solutions, one with no
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 
 from engine.canon import canonical_many
-from engine.dig import dig
+from engine.dig import FRESH_TRIES, DigFailed, dig
 from engine.grade import grade, grade_within
 from engine.grade_table import grade_many
 from engine.grids import random_grid, random_grids
 from engine.solver import count_many, count_solutions
+from engine.text import parse
+from engine.tiers import Tier
 
 # Singles solve it.
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -26,6 +29,7 @@ HARDEST = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9
 # Two solutions (the easy one with two clues gone); a clash (two 5s in its first row).
 TWO_SOLUTIONS = "..3...6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 NO_SOLUTION = "5.3.2.6.59..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+RARE = Tier("rare", score=(5.0, 5.01))
 SHAPES = ("2x2", "2x3", "3x3", "4x4")  # sizes past 9x9 take the generic paths of every kernel
 
 
@@ -44,6 +48,7 @@ def _grids() -> None:
 def _grader() -> None:
     grade_many([EASY, HARDEST, TWO_SOLUTIONS, NO_SOLUTION])
     grade(EASY)
+    grade(parse(EASY))  # a parsed grid reaches the kernels as a read-only array
     grade_within(HARDEST, 6.0)
 
 
@@ -51,9 +56,12 @@ def _digger() -> None:
     for box in SHAPES[:3]:
         size = int(box[0]) * int(box[2])
         grid = random_grid(size, seed=1, box=box)
-        dig(grid, "easy", symmetry="rotate180", seed=1, box=box, minimal=False)
-        dig(grid, "easy", symmetry="none", seed=1, box=box)
+        dig(grid, "easy", symmetry="rotate180", seed=1, minimal=False)
+        dig(grid, "easy", symmetry="none", seed=1)
     dig(random_grid(9, seed=2), "hard", symmetry="rotate180", seed=2)
+    dig(random_grid(9, seed=3), "extreme", seed=3, minimal=True)
+    with suppress(DigFailed):  # a band too narrow for fresh digs: the local search runs
+        dig(random_grid(9, seed=4), RARE, seed=4, minimal=True, budget=FRESH_TRIES + 10)
 
 
 def _canon() -> None:

@@ -6,6 +6,7 @@ from pipeline.commands import (  # noqa: F401  (register)
     explain,
     generate,
     grade,
+    prepare,
     render,
     run,
     stats,

@@ -141,6 +141,16 @@ def _dask_client(scheduler: str | None) -> Any:
             'backend "dask" needs the optional extra: pip install "sudoku-pipeline[distributed]"'
         ) from None
     try:
-        return Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
+        client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
     except OSError as exc:
         raise ParallelError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    prepare_workers(client)
+    return client
+
+
+def prepare_workers(client: Any) -> None:
+    """Have every worker of the cluster, now and as it joins, prepare the engine before its
+    first task (``pipeline.dask_worker``); a worker that already has, only loads."""
+    from pipeline.dask_worker import PrepareEngine
+
+    client.register_plugin(PrepareEngine())

@@ -31,6 +31,7 @@ GENERATE = ("grids", "canonical forms")
 DIG = ("counter", "grader", "digger", "canonical forms")
 GRADE = ("counter", "grader")
 VERIFY = ("counter",)
+ALL_FAMILIES = RUN
 NOTICE = "preparing the engine for this machine, once"
 
 

@@ -16,7 +16,17 @@ from pipeline.cli import app
 
 runner = CliRunner()
 PIPELINE = Path(sys.executable).parent / "pipeline"  # the installed entry point
-COMMANDS = ("dig", "explain", "generate", "grade", "render", "run", "stats", "verify")
+COMMANDS = (
+    "dig",
+    "explain",
+    "generate",
+    "grade",
+    "prepare",
+    "render",
+    "run",
+    "stats",
+    "verify",
+)
 #: Modules `pipeline --help` must not wait for.
 HEAVY = (
     "numba",
@@ -130,6 +140,7 @@ USAGE_ERRORS = {
         (["--id", "x", "--from", "no.parquet"], None),
     ),
     "generate": (([], "Missing option '--output' / '-o'."), (["-o", "g", "-n", "0"], None)),
+    "prepare": ((["x"], "Got unexpected extra argument(s) (x)"),),
     "grade": (([], "Missing argument 'sources'."), (["x", "--chunk-size", "0"], None)),
     "render": ((["-o", "b.pdf"], "Missing argument 'puzzles'."), (["no.parquet", "-o", "b"], None)),
     "run": (([], "Missing argument 'recipe'."), (["no.toml"], None)),

@@ -1,0 +1,136 @@
+"""Compiling once per machine: the notice on a cold cache, silence after, and no command that
+compiles again once the engine is prepared (real commands in real processes, numba's real cache)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import engine
+from pipeline.prepare import ALL_FAMILIES, NOTICE, machine_key, prepare_engine, unprepared
+
+ROOT = Path(__file__).resolve().parents[2]
+PIPELINE = Path(sys.executable).parent / "pipeline"
+PUZZLE = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+RECIPE = """
+title = "Every Kernel"
+seed = 3
+output = "{output}"
+[parallel]
+n_jobs = 2
+chunk_size = 2
+[[sections]]
+size = 4
+tier = "easy"
+count = 2
+minimal = false
+[[sections]]
+size = 6
+tier = "medium"
+count = 2
+symmetry = "mirror_vertical"
+minimal = false
+[[sections]]
+tier = "hard"
+count = 2
+symmetry = "rotate180"
+[[sections]]
+tier = "extreme"
+count = 2
+[[sections]]
+size = 16
+tier = "easy"
+count = 1
+symmetry = "rotate180"
+minimal = false
+layout = 1
+"""
+
+
+def pipeline(*args: object, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    done = subprocess.run(
+        [str(PIPELINE), *map(str, args)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+        timeout=600,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def puzzle_file(path: Path) -> Path:
+    table = pa.table(
+        {
+            "id": ["a"],
+            "givens": [PUZZLE],
+            "box_rows": [3],
+            "box_cols": [3],
+            "solution": [engine.solve(PUZZLE)],
+            "size": [9],
+        }
+    )
+    pq.write_table(table, path)
+    return path
+
+
+def test_a_cold_machine_is_told_once_then_never(tmp_path: Path) -> None:
+    """An empty kernel cache (as after a bare install): one notice line first, a line per family
+    compiled, on stderr that is not a terminal; the next command says nothing of it."""
+    cold = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    source = puzzle_file(tmp_path / "one.parquet")
+    first = pipeline("verify", source, env=cold)
+    assert first.returncode == 0, first.stderr
+    lines = first.stderr.splitlines()
+    assert lines[0].startswith(NOTICE) and "counter" in lines[0]
+    assert any(line.strip().startswith("[1/1] counter") for line in lines[1:])
+    assert lines[-1].startswith("engine ready in")
+    assert "1 puzzles verified" in first.stdout
+    assert list((tmp_path / "cache").rglob(f"sudoku-prepared-counter-{machine_key()}.stamp"))
+    again = pipeline("verify", source, env=cold)
+    assert again.returncode == 0 and again.stderr == ""
+
+
+def test_a_changed_engine_or_machine_prepares_again(monkeypatch) -> None:
+    prepare_engine(["counter"])
+    assert unprepared(["counter"]) == []
+    monkeypatch.setattr("pipeline.prepare.machine_key", lambda: "another-cpu-or-source")
+    assert unprepared(["counter", "counter", "grids"]) == ["counter", "grids"]
+
+
+def cache_files() -> dict[Path, tuple[int, int]]:
+    root = Path(os.environ.get("NUMBA_CACHE_DIR") or Path(engine.__file__).parent)
+    return {path: (path.stat().st_size, path.stat().st_mtime_ns) for path in root.rglob("*.nb[ic]")}
+
+
+@pytest.mark.slow
+def test_no_command_compiles_once_the_engine_is_prepared(tmp_path: Path) -> None:
+    """After `pipeline prepare` (the set-up commands run it), a run over every grid shape and a
+    spread of tiers with workers, grade, generate, dig, verify and explain write nothing new into
+    numba's cache: everything they run was compiled before."""
+    prepare_engine(ALL_FAMILIES)
+    before = cache_files()
+    recipe = tmp_path / "every.toml"
+    recipe.write_text(RECIPE.format(output=tmp_path / "out"))
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text(f"{PUZZLE}\n{'1' * 81}\n{'.' * 256}\n")
+    grids, dug = tmp_path / "grids.parquet", tmp_path / "dug.parquet"
+    for args in (
+        ("run", recipe, "-q"),
+        ("grade", puzzles, "-o", tmp_path / "graded.parquet", "-q"),
+        ("generate", "-o", grids, "-n", 3, "--size", 6, "-q"),
+        ("dig", grids, "-o", dug, "--tier", "easy", "-q"),
+        ("verify", dug),
+        ("explain", PUZZLE),
+    ):
+        done = pipeline(*args)
+        assert done.returncode in (0, 1), (args, done.stderr)
+        assert NOTICE not in done.stderr
+    assert cache_files() == before

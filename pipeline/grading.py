@@ -451,5 +451,8 @@ def graded_table(
         chunks = read_puzzles([source], box=box)
     except FormatError as exc:
         raise UnusableArguments(str(exc)) from None
-    tables = _result_tables(chunks, tuple(tiers), n_jobs, False, Summary(), lambda count: None)
+    prepare_engine(GRADE)
+    tables = _result_tables(
+        chunks, tuple(tiers), n_jobs, False, Summary(), ReadMeter(), lambda rows, read: None
+    )
     return pa.concat_tables([SCHEMA.empty_table(), *tables])

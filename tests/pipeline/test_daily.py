@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pipeline.app import BAD_ARGUMENTS
 from pipeline.cli import app
 from pipeline.daily import daily_seed, today, with_run_seed
 from pipeline.recipe import RecipeError, load_recipe, with_overrides
@@ -31,7 +32,7 @@ chunk_size = 2
 title = "Tiny"
 size = 4
 tier = "easy"
-count = 5
+count = 12
 minimal = false
 layout = 6
 [[sections]]
@@ -63,7 +64,7 @@ def test_two_days_make_two_books_with_no_puzzle_in_common(tmp_path: Path) -> Non
     second = run(recipe, "--date", NEXT_DAY.isoformat())
     assert first != second and first.parent == second.parent
     books = [read_rows(folder / PUZZLES_FILE) for folder in (first, second)]
-    assert [len(rows) for rows in books] == [8, 8]
+    assert [len(rows) for rows in books] == [15, 15]
     for key in ("id", "canonical"):
         assert not {row[key] for row in books[0]} & {row[key] for row in books[1]}
     manifests = [json.loads((f / MANIFEST_FILE).read_text()) for f in (first, second)]
@@ -106,7 +107,7 @@ def test_seed_still_pins_the_run_and_date_then_is_refused(tmp_path: Path) -> Non
     assert manifest["seed"] == 11 and manifest["date"] is None
     assert folder.name.startswith("11-")
     refused = runner.invoke(app, ["run", str(recipe), "--seed", "11", "--date", "2026-11-23"])
-    assert refused.exit_code != 0  # the exit code is the CLI contract's for a recipe error
+    assert refused.exit_code == BAD_ARGUMENTS  # the CLI contract's code for a recipe error
     assert refused.output.startswith("Error: ") and "--date picks a daily seed" in refused.output
     with pytest.raises(RecipeError, match="seed is fixed at 11"):
         with_run_seed(with_overrides(load_recipe(recipe), seed=11), DAY)

@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 import engine
+from pipeline.app import BAD_ARGUMENTS
 from pipeline.cli import app
 from pipeline.run import MANIFEST_FILE, PUZZLES_FILE
 from pipeline.store import read_rows
@@ -149,7 +150,7 @@ def test_too_few_puzzles_names_the_section_and_the_file(
     tmp_path: Path, collection: list[str]
 ) -> None:
     result = runner.invoke(app, ["run", str(recipe(tmp_path, medium=BOUGHT)), "-q"])
-    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.exit_code == BAD_ARGUMENTS and "Traceback" not in result.output
     message = result.stderr.strip()
     assert message.startswith("Error: section 'Bought Medium': ")
     assert str(tmp_path / "collection.sdk") in message and f"{BOUGHT} wanted" in message

@@ -1,6 +1,7 @@
 """The logic solver: candidate masks, one module of finders per family of techniques, and the
 pass loop (``engine.logic.passes``) that records every step."""
 
+from engine.logic.names import NAMES as TECHNIQUE_NAMES
 from engine.logic.passes import (
     RUNGS,
     LogicRun,
@@ -10,7 +11,7 @@ from engine.logic.passes import (
     techniques_mask,
     workspace,
 )
-from engine.logic.state import TECHNIQUE_NAMES, TECHNIQUES
+from engine.logic.state import TECHNIQUES
 
 __all__ = [
     "RUNGS",

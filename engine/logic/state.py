@@ -56,37 +56,6 @@ TECHNIQUES = (
     "trial_and_error",
 )
 TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
-#: What people call each technique, for every text a person reads (the About page, reports,
-#: summaries); data columns keep the ids. ``trial_and_error`` assumes a candidate and follows it
-#: to a contradiction, which solvers know as a forcing chain.
-TECHNIQUE_NAMES = {
-    "full_house": "full house",
-    "naked_single": "naked single",
-    "hidden_single": "hidden single",
-    "locked_pointing": "locked candidates (pointing)",
-    "locked_claiming": "locked candidates (claiming)",
-    "naked_pair": "naked pair",
-    "hidden_pair": "hidden pair",
-    "naked_triple": "naked triple",
-    "hidden_triple": "hidden triple",
-    "naked_quad": "naked quad",
-    "hidden_quad": "hidden quad",
-    "x_wing": "X-wing",
-    "swordfish": "swordfish",
-    "jellyfish": "jellyfish",
-    "skyscraper": "skyscraper",
-    "two_string_kite": "2-string kite",
-    "xy_wing": "XY-wing",
-    "xyz_wing": "XYZ-wing",
-    "w_wing": "W-wing",
-    "unique_rectangle": "unique rectangle",
-    "bug_plus_one": "BUG+1",
-    "simple_colouring": "simple colouring",
-    "x_chain": "X-chain",
-    "xy_chain": "XY-chain",
-    "aic": "alternating inference chain",
-    "trial_and_error": "forcing chain",
-}
 (
     FULL_HOUSE,
     NAKED_SINGLE,

@@ -83,17 +83,17 @@ def test_the_about_page_describes_the_books_puzzles(giant_run: tuple[Path, Path]
 
 def test_people_read_technique_names() -> None:
     assert tuple(engine.TECHNIQUE_NAMES) == engine.TECHNIQUES
-    assert engine.TECHNIQUE_NAMES["trial_and_error"] == "forcing chain"
+    assert engine.TECHNIQUE_NAMES["trial_and_error"] == "Forcing Chain"
     row = {"size": 9, "tier": "extreme", "score": 9.0, "iterations": 3, "clues": 17}
     report = format_summary(summarize([row | {"hardest": "trial_and_error"}]))
-    assert "hardest technique: forcing chain 1" in report and "trial_and_error" not in report
+    assert "hardest technique: Forcing Chain 1" in report and "trial_and_error" not in report
     paragraph = section_paragraph(
         "Extreme",
         [row | {"hardest": "x_wing", "techniques": [{"technique": "x_wing", "steps": 1}]}],
     )
     assert (
         paragraph
-        == "Extreme (9x9, extreme): each puzzle's hardest step is X-wing; steps used: X-wing."
+        == "Extreme (9x9, extreme): each puzzle's hardest step is X-Wing; steps used: X-Wing."
     )
 
 
@@ -105,5 +105,5 @@ def test_the_grade_summary_names_hardest_techniques(shared_data: Path, tmp_path:
     assert result.exit_code == 0, result.output
     techniques = result.stdout.split("hardest technique\n")[1].split("score ")[0].splitlines()
     named = {line.rsplit(maxsplit=1)[0].strip() for line in techniques}
-    assert "forcing chain" in named and named <= set(engine.TECHNIQUE_NAMES.values())
+    assert "Forcing Chain" in named and named <= set(engine.TECHNIQUE_NAMES.values())
     assert "trial_and_error" not in result.stdout

@@ -33,6 +33,9 @@ GRADE = ("counter", "grader")
 VERIFY = ("counter",)
 ALL_FAMILIES = RUN
 NOTICE = "preparing the engine for this machine, once"
+#: The families by compile time, largest first (``bench/startup_bench.py`` measures them); the
+#: counter goes before the grids and the digger, which need the counter's kernels too.
+LARGEST_FIRST = ("grader", "canonical forms", "counter", "grids", "digger")
 
 
 @cache
@@ -98,19 +101,14 @@ def prepare_engine(families: Iterable[str], out: TextIO | None = None) -> list[s
                 _report(out, number, len(order), running[done], done.result())
         for family in missing:
             warm(family)
-            _stamp(family).touch()
+            _mark_prepared(family)
     else:
         for number, family in enumerate(missing, 1):
             print(f"  [{number}/{len(missing)}] {family} ...", file=out, flush=True)
             _report(out, number, len(missing), family, _timed_warm(family))
-            _stamp(family).touch()
+            _mark_prepared(family)
     print(f"engine ready in {time.perf_counter() - start:.1f} s", file=out, flush=True)
     return missing
-
-
-#: The families by compile time, largest first (``bench/startup_bench.py`` measures them); the
-#: counter goes before the grids and the digger, which need the counter's kernels too.
-LARGEST_FIRST = ("grader", "canonical forms", "counter", "grids", "digger")
 
 
 def _timed_warm(family: str) -> float:
@@ -121,6 +119,10 @@ def _timed_warm(family: str) -> float:
     return time.perf_counter() - start
 
 
-def _report(out: TextIO, number: int, total: int, family: str, seconds: float) -> None:
+def _mark_prepared(family: str) -> None:
     _stamp(family).parent.mkdir(parents=True, exist_ok=True)
+    _stamp(family).touch()
+
+
+def _report(out: TextIO, number: int, total: int, family: str, seconds: float) -> None:
     print(f"  [{number}/{total}] {family}: compiled in {seconds:.1f} s", file=out, flush=True)

@@ -55,6 +55,8 @@ def read_puzzle_rows(
     (when given) and the first ``count`` of them (when given). Raises :class:`StoreError` naming
     the file when it is none of these, or when a tier asked for has no puzzle in it."""
     path = source / PUZZLES_FILE if source.is_dir() else source
+    if source.is_dir() and not path.exists():
+        raise StoreError(f"{source}: a folder without {PUZZLES_FILE}; is it a run folder?")
     try:
         table = pq.read_table(path)
     except (OSError, pa.ArrowException) as exc:

@@ -59,6 +59,7 @@ from engine.dig_kernels import (
     NO_CELL,
     NO_SET,
     UNLIMITED,
+    Counters,
     dig_fresh,
     dig_orbits,
     seed_sets,
@@ -399,9 +400,8 @@ class _Digger:
         self.stream = np.array([rng.integers(1, 2**63)], dtype=np.uint64)
         space = workspace(self.geo)
         self.tables, self.buffers = space.tables, space.buffers
-        self.spaces = (self.buffers, scratch9())  # the dig kernels' counters (unique_without)
-        self.singles_tables = (*self.tables[:6], False)  # singles only: no all-different
-        self.state = np.zeros(2, dtype=np.uint64)
+        self.spaces = Counters(counter=self.buffers, nine=scratch9())  # for unique_without
+        self.singles_tables = self.tables._replace(alldifferent=False)  # singles only
         self.singles = singles_level(band)
         self.beyond_singles = beyond_singles(band)
         self.scratch = np.zeros(self.geo.ncells, dtype=np.uint8)  # the singles test's solution
@@ -492,7 +492,6 @@ class _Digger:
             self.tables,
             self.singles_tables,
             self.spaces,
-            self.state,
             self.stream,
             self.scratch,
         )
@@ -521,7 +520,6 @@ class _Digger:
             self.stream,
             self.tables,
             self.spaces,
-            self.state,
             self.max_nodes,
         ):
             return self.fresh(1)  # nothing to swap against: draw again
@@ -536,23 +534,22 @@ class _Digger:
             self.solution,
             self.dig_shape,
             self.rng.permutation(len(self.orbits)),
-            floor,
-            singles,
-            False,
-            self.max_nodes,
-            candidate.witnesses,
-            self.pool(),
-            self.tables,
-            self.singles_tables,
-            self.spaces,
-            self.state,
+            floor=floor,
+            singles=singles,
+            first_only=False,
+            max_nodes=self.max_nodes,
+            witnesses=candidate.witnesses,
+            pool=self.pool(),
+            tables=self.tables,
+            singles_tables=self.singles_tables,
+            spaces=self.spaces,
         )
 
     def graded(self, candidate: _Candidate) -> _Candidate:
         """The candidate rated, or left unrated when singles alone solve it and the band wants
         more (:func:`beyond_singles`)."""
         if self.beyond_singles and solved_by_singles(
-            candidate.puzzle, self.singles_tables, self.spaces, self.scratch, self.state
+            candidate.puzzle, self.singles_tables, self.spaces, self.scratch
         ):
             return candidate
         return self.rated(candidate)

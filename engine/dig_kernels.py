@@ -33,6 +33,8 @@ orbit masks are the same cells as bitmasks.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -40,7 +42,9 @@ from engine.search import (
     OUT_OF_BUDGET,
     U0,
     U1,
+    Buffers,
     allowed,
+    at_most_one_bit,
     next_random,
     search,
     search_except,
@@ -55,16 +59,23 @@ UNPROVEN = -3  # witness_set: uniqueness not proven, and no second solution know
 UNLIMITED = 0  # max_nodes for an uncapped count
 
 
+class Counters(NamedTuple):
+    """The working memory of the two counters a removal test may run."""
+
+    counter: Buffers  # the generic counter's (engine.search)
+    nine: tuple  # the 9x9 kernel's scratch (engine.search9.scratch9)
+
+
 @njit(cache=True)
-def singles_solve(values, singles_tables, solution, rng, buffers):
+def singles_solve(values, singles_tables, solution, buffers):
     """True when naked and hidden singles alone complete the grid (then it is unique).
 
     The counter run on ``singles_tables`` (its tables with all-different filtering off) with a
     one-branch budget: singles finished the grid iff it found a solution before any branch.
     """
-    rng[0] = 0
-    rng[1] = 0
-    return search(values, singles_tables, 1, solution, rng, 1, buffers) == 1 and rng[1] == 0
+    fixed = buffers.fixed_order
+    solved = search(values, singles_tables, 1, solution, fixed, 1, buffers) == 1
+    return solved and buffers.branches[0] == 0
 
 
 @njit(cache=True)
@@ -72,10 +83,10 @@ def forced(puzzle, taken, cell, value, tables):
     """True when the clues alone force a blank cell's value: a naked single (its units leave it
     only that value) or a hidden single (no other blank cell of one of its units allows it).
     ``taken`` holds the clues' values per unit (``engine.search.unit_values``)."""
-    n, units, cell_units = tables[0], tables[4], tables[5]
+    n, units, cell_units = tables.n, tables.units, tables.cell_units
     full = ~U0 if n == 64 else (U1 << np.uint64(n)) - U1
     options = allowed(taken, cell_units, cell, full)
-    if options & (options - U1) == U0:
+    if at_most_one_bit(options):
         return True
     bit = U1 << np.uint64(value - 1)
     for k in range(3):
@@ -165,25 +176,23 @@ def _clue_free(sets, count, clues):
 
 
 @njit(cache=True)
-def unique_without(puzzle, orbit, solution, witness, tables, spaces, rng, max_nodes):
+def unique_without(puzzle, orbit, solution, witness, tables, spaces, max_nodes):
     """True when the puzzle, unique with the orbit's cells as clues and now with them blank, is
     still unique: no solution puts another value in one of them (one limit-1 search per blanked
     cell with its value excluded: ``search9`` on 9x9 grids, else ``search_except``). On False,
     ``witness`` holds the second solution found, or witness[0] == 0 when the node budget ran
-    out. ``spaces`` is (the generic counter's buffers, the 9x9 kernel's scratch).
+    out. ``spaces`` holds both counters' working memory (:class:`Counters`).
     """
-    buffers, scratch9 = spaces
-    classic = tables[0] == 9  # 3x3 boxes: the 9x9 kernel, which needs no node budget
+    classic = tables.n == 9  # 3x3 boxes: the 9x9 kernel, which needs no node budget
     for k in range(orbit.shape[0]):
         cell = orbit[k]
         if cell == NO_CELL:
             break
-        rng[0] = 0
         if classic:
-            count = search9(puzzle, cell, solution[cell], 1, witness, scratch9)
+            count = search9(puzzle, cell, solution[cell], 1, witness, spaces.nine)
         else:
             count = search_except(
-                puzzle, cell, solution[cell], tables, 1, witness, rng, max_nodes, buffers
+                puzzle, cell, solution[cell], tables, 1, witness, max_nodes, spaces.counter
             )
         if count == OUT_OF_BUDGET:
             witness[0] = 0
@@ -204,7 +213,6 @@ def witness_set(
     tables,
     singles_tables,
     spaces,
-    rng,
     max_nodes,
 ):
     """Test a removal (see the module doc): with the orbit's cells just blanked from a unique
@@ -217,10 +225,10 @@ def witness_set(
         return known
     found[0] = 0  # no solution found yet (values start at 1)
     if singles:
-        if singles_solve(puzzle, singles_tables, found, rng, spaces[0]):
+        if singles_solve(puzzle, singles_tables, found, spaces.counter):
             return UNIQUE
         # the one branch singles_solve allows may have found a second solution: keep it
-    elif unique_without(puzzle, orbit, solution, found, tables, spaces, rng, max_nodes):
+    elif unique_without(puzzle, orbit, solution, found, tables, spaces, max_nodes):
         return UNIQUE
     if found[0] == 0 or (found == solution).all():
         return UNPROVEN
@@ -248,7 +256,6 @@ def dig_orbits(
     tables,
     singles_tables,
     spaces,
-    rng,
 ):
     """Blank each all-clue orbit of ``order`` in turn, keeping it blank while the test holds and
     at least ``floor`` clues remain (stopping after the first removal if ``first_only``: a
@@ -258,8 +265,8 @@ def dig_orbits(
     orbits, orbit_masks = shape
     found = np.zeros(puzzle.shape[0], dtype=np.uint8)  # the tests' solution buffer
     clues = clue_mask(puzzle, orbit_masks.shape[1])
-    cell_units = tables[5]
-    taken = np.empty(3 * tables[0], dtype=np.uint64)  # the clues' values per unit (forced)
+    cell_units = tables.cell_units
+    taken = np.empty(3 * tables.n, dtype=np.uint64)  # the clues' values per unit (forced)
     unit_values(puzzle, cell_units, taken)
     count = 0
     for cell in range(puzzle.shape[0]):
@@ -298,7 +305,6 @@ def dig_orbits(
                 tables,
                 singles_tables,
                 spaces,
-                rng,
                 max_nodes,
             )
             removed = result == UNIQUE
@@ -314,12 +320,12 @@ def dig_orbits(
 
 
 @njit(cache=True)
-def solved_by_singles(puzzle, singles_tables, spaces, solution, rng):
+def solved_by_singles(puzzle, singles_tables, spaces, solution):
     """True when naked and hidden singles alone complete the puzzle: ``singles9`` on 9x9 grids
     (about a tenth of the cost), else ``singles_solve`` (which fills ``solution``)."""
-    if singles_tables[0] == 9:
-        return singles9(puzzle, spaces[1])
-    return singles_solve(puzzle, singles_tables, solution, rng, spaces[0])
+    if singles_tables.n == 9:
+        return singles9(puzzle, spaces.nine)
+    return singles_solve(puzzle, singles_tables, solution, spaces.counter)
 
 
 @njit(cache=True)
@@ -343,7 +349,6 @@ def dig_fresh(
     tables,
     singles_tables,
     spaces,
-    rng,
     stream,
     scratch,
 ):
@@ -373,16 +378,15 @@ def dig_fresh(
             solution,
             shape,
             order,
-            floor,
-            singles,
-            False,
-            max_nodes,
-            witnesses,
-            pool,
-            tables,
-            singles_tables,
-            spaces,
-            rng,
+            floor=floor,
+            singles=singles,
+            first_only=False,
+            max_nodes=max_nodes,
+            witnesses=witnesses,
+            pool=pool,
+            tables=tables,
+            singles_tables=singles_tables,
+            spaces=spaces,
         )
         if minimal and singles:
             shuffle(order, stream)
@@ -391,29 +395,26 @@ def dig_fresh(
                 solution,
                 shape,
                 order,
-                0,
-                False,
-                True,
-                max_nodes,
-                witnesses,
-                pool,
-                tables,
-                singles_tables,
-                spaces,
-                rng,
+                floor=0,
+                singles=False,
+                first_only=True,
+                max_nodes=max_nodes,
+                witnesses=witnesses,
+                pool=pool,
+                tables=tables,
+                singles_tables=singles_tables,
+                spaces=spaces,
             )
             if removable < clues:
                 continue
-        elif beyond and solved_by_singles(puzzle, singles_tables, spaces, scratch, rng):
+        elif beyond and solved_by_singles(puzzle, singles_tables, spaces, scratch):
             continue
         return dug, True
     return dug, False
 
 
 @njit(cache=True)
-def swap_orbit(
-    puzzle, solution, shape, out, witnesses, pool, state, tables, spaces, rng, max_nodes
-):
+def swap_orbit(puzzle, solution, shape, out, witnesses, pool, state, tables, spaces, max_nodes):
     """Blank the clue orbit ``out``; while the puzzle is not unique, give back a blank orbit (at
     random) holding a cell of the set without clues, which rules that second solution out. A
     given-back orbit takes that set as its witness. ``shape`` is (orbits, cell -> orbit).
@@ -459,7 +460,6 @@ def swap_orbit(
             tables,
             tables,
             spaces,
-            rng,
             max_nodes,
         )
         if free_set == UNIQUE:
@@ -490,7 +490,7 @@ def seed_sets(solution, tables, sets, count):
     the caller leaves that much room. Sets covering all 2n cells of two lines or two values are
     left out: a puzzle rarely lacks clues in so many cells, and every set costs a scan per test.
     """
-    n, box_rows, box_cols, units = tables[0], tables[1], tables[2], tables[4]
+    n, box_rows, box_cols, units = tables.n, tables.box_rows, tables.box_cols, tables.units
     ncells = solution.shape[0]
     where = np.empty(n + 1, dtype=np.int64)
     seen = np.zeros(n, dtype=np.bool_)

@@ -491,11 +491,10 @@ def _trial_effort(stuck: Grid) -> float:
     solution = np.zeros(geo.ncells, dtype=np.uint8)
     total = 0.0
     for _ in range(TE_SAMPLES):
-        state = np.zeros(2, dtype=np.uint64)  # fixed branch order; receives the branch count
         values = _shuffle(geo, form.values, rng)
-        if space.search(values, 2, solution, state, TE_NODE_BUDGET) == OUT_OF_BUDGET:
+        if space.search(values, 2, solution, max_nodes=TE_NODE_BUDGET) == OUT_OF_BUDGET:
             return math.log2(1 + TE_NODE_BUDGET)
-        total += math.log2(1 + int(state[1]))
+        total += math.log2(1 + space.branches)
     return total / TE_SAMPLES
 
 

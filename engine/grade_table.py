@@ -152,9 +152,9 @@ def _grade_row(values, i, logic, counter, out):
         return False
     record = rec[0][: rec[4][C_STEPS]]
     if assumes_uniqueness(record):  # sound only if the solution is unique: count to 2
-        rng = np.zeros(2, dtype=np.uint64)  # fixed branch order
         tables, buffers = counter
-        if search(values, tables, 2, solutions[i], rng, COUNT_BUDGET, buffers) != 1:
+        fixed = buffers.fixed_order
+        if search(values, tables, 2, solutions[i], fixed, COUNT_BUDGET, buffers) != 1:
             return False  # grade() raises, or counts without a budget
     iterations[i] = passes
     rating[i] = rate_steps(record, T[T_UNITS].shape[1], RATING_ARRAY, DIRECT_ARRAY, steps[i])

@@ -18,15 +18,17 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from engine.search import Tables
+
 SOLVER = "cadical195"  # a python-sat solver name: CaDiCaL 1.9.5, the fastest here
 # CaDiCaL's stable mode only, as its --sat preset: 13-30 % fewer conflicts than its default on the
 # grids that reach SAT (bench/sat_bench.py --options '{}'). Solvers other than CaDiCaL ignore it.
 OPTIONS = {"stabilizeonly": 1}
 
 
-def count(values: np.ndarray, tables: tuple, limit: int, solution: np.ndarray) -> int:
+def count(values: np.ndarray, tables: Tables, limit: int, solution: np.ndarray) -> int:
     """Count the completions of ``values`` (0 = blank) up to ``limit``; the first goes to
-    ``solution``. ``tables`` as for ``engine.search.search``; clashing givens count 0, as there.
+    ``solution``. ``tables`` are the counter's; clashing givens count 0, as there.
     """
     found = 0
     for grid in solutions(values, tables, limit):
@@ -36,9 +38,9 @@ def count(values: np.ndarray, tables: tuple, limit: int, solution: np.ndarray) -
     return found
 
 
-def solutions(values: np.ndarray, tables: tuple, limit: int) -> Iterator[np.ndarray]:
+def solutions(values: np.ndarray, tables: Tables, limit: int) -> Iterator[np.ndarray]:
     """Up to ``limit`` distinct completions of ``values``, each a new array of cell values."""
-    n, peers, units = tables[0], tables[3], tables[4]
+    n, peers, units = tables.n, tables.peers, tables.units
     cand = candidates(values, peers, n)
     if cand is None:
         return

@@ -9,10 +9,16 @@ propagate -> branch -> undo:
 
 Every mask change is pushed on a trail of (cell, old mask) and undone by popping it, so the search
 allocates nothing; all buffers live in a :class:`Workspace` sized once for the geometry.
-The same kernel fills empty grids at random (``rng`` state, random branch order, node budget).
+The same kernel fills empty grids at random (a random state, random branch order, node budget).
+
+Kernel state travels as named tuples (:class:`Tables`, :class:`Buffers`), which numba compiles
+to plain structs: a reader sees ``tables.peers``, and swapping two fields is a type error, not
+a wrong answer.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -50,6 +56,12 @@ def popcount(x: np.uint64) -> int:
 @kernel(inline="always")
 def lowest_bit(x: np.uint64) -> np.uint64:
     return x & (~x + U1)
+
+
+@kernel(inline="always")
+def at_most_one_bit(x: np.uint64) -> bool:
+    """True for a mask with one bit set (a placed cell) or none."""
+    return x & (x - U1) == U0
 
 
 @kernel(inline="always")
@@ -110,7 +122,7 @@ def _drain(cand, peers, cell_units, ws, ndirty, queue, qhead, qtail, trail, tp):
                     return False, qtail, ndirty, tp
                 tp = _set(cand, p, m, trail_cell, trail_mask, tp)
                 ndirty = _touch(p, cell_units, dirty, dirty_list, ndirty)
-                if m & (m - U1) == U0:
+                if at_most_one_bit(m):
                     queue[qtail] = p
                     qtail += 1
     return True, qtail, ndirty, tp
@@ -126,7 +138,7 @@ def _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp):
     more units for scanning: a cell's three (cell >= 0), all (TOUCH_ALL) or none (TOUCH_NONE).
     Returns (ok, trail length); on a contradiction ok is False and the caller undoes the trail.
     """
-    peers, units, cell_units = tables[3], tables[4], tables[5]
+    peers, units, cell_units = tables.peers, tables.units, tables.cell_units
     n = units.shape[1]
     trail_cell, trail_mask = trail
     dirty, dirty_list, scan_list = ws[0], ws[1], ws[2]
@@ -159,7 +171,7 @@ def _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp):
                 m = cand[units[u, k]]
                 twice |= once & m
                 once |= m
-                if m & (m - U1) == U0:
+                if at_most_one_bit(m):
                     placed |= m
             if once != full:
                 ok = False
@@ -243,7 +255,7 @@ def _alldifferent(cand, tables, scratch, queue, trail, tp):
     component of "k -> owner of each other value of k". Reachability is kept as bitmasks.
     Returns (ok, changed, qtail, tp); new singles are queued.
     """
-    units = tables[4]
+    units = tables.units
     n = units.shape[1]
     owner, match, stack_cell, stack_val = scratch[0], scratch[1], scratch[2], scratch[3]
     adj = scratch[4]
@@ -254,7 +266,7 @@ def _alldifferent(cand, tables, scratch, queue, trail, tp):
         open_cells = 0
         for k in range(n):
             m = cand[units[u, k]]
-            if m & (m - U1):
+            if not at_most_one_bit(m):
                 open_cells += 1
         if open_cells <= SINGLES_SUFFICE:
             continue
@@ -274,7 +286,7 @@ def _alldifferent(cand, tables, scratch, queue, trail, tp):
             while frontier:
                 step = 0
                 while frontier:
-                    j = frontier & -frontier
+                    j = frontier & -frontier  # lowest set bit (int64 masks)
                     frontier ^= j
                     step |= adj[bit_index(np.uint64(j))]
                 frontier = step & ~seen
@@ -295,7 +307,7 @@ def _alldifferent(cand, tables, scratch, queue, trail, tp):
                 m &= ~drop
                 tp = _set(cand, cell, m, trail[0], trail[1], tp)
                 changed = True
-                if m & (m - U1) == U0:
+                if at_most_one_bit(m):
                     queue[qtail] = cell
                     qtail += 1
     return True, changed, qtail, tp
@@ -324,7 +336,7 @@ def _pressure(cand, peers, cell, m):
         if p & m:
             rest = p & (p - U1)
             if rest:
-                pressure += 1 if rest & (rest - U1) else BIVALUE_WEIGHT
+                pressure += BIVALUE_WEIGHT if at_most_one_bit(rest) else 1
     return pressure
 
 
@@ -344,7 +356,7 @@ def _choose(cand, units, peers, places, choice):
     best_pressure = -1
     for cell in range(cand.shape[0]):
         m = cand[cell]
-        if m & (m - U1):
+        if not at_most_one_bit(m):
             c = popcount(m)
             if c < best_count:
                 best, best_count, best_pressure = cell, c, -1
@@ -372,7 +384,7 @@ def _choose(cand, units, peers, places, choice):
             thrice |= twice & m
             twice |= once & m
             once |= m
-            if m & (m - U1) == U0:
+            if at_most_one_bit(m):
                 placed |= m
         pair = twice & ~thrice & ~placed
         if pair:
@@ -429,60 +441,66 @@ def _givens(values, cand, full, cell_units, queue, taken):
             if m == U0:
                 return -1
             cand[c] = m
-            if m & (m - U1) == U0:
+            if at_most_one_bit(m):
                 queue[qtail] = c
                 qtail += 1
     return qtail
 
 
 @kernel
-def search(values, tables, limit, solution, rng, max_nodes, buffers):
+def search(values, tables, limit, solution, random_state, max_nodes, buffers):
     """Count solutions of ``values`` up to ``limit``; the first one found goes to ``solution``.
 
-    ``tables`` is (n, box_rows, box_cols, peers, units, cell_units, use all-different filtering);
-    ``buffers`` the workspace.
-    ``rng[0]`` randomises the branch order when non-zero; ``max_nodes`` > 0 caps the number of
-    branches tried, and ``rng[1]`` receives the number tried (the guesses, a difficulty measure).
+    ``random_state`` (one uint64) randomises the branch order when non-zero and advances with
+    each random draw; ``max_nodes`` > 0 caps the number of branches tried. The branches tried
+    (the guesses, a difficulty measure) are left in ``buffers.branches[0]``.
     Returns the count or OUT_OF_BUDGET; clashing givens simply count 0 (callers that must tell
     a clash from an unsolvable puzzle check the zero-count rows).
     """
-    return _search(values, -1, 0, rng[0] == U0, tables, limit, solution, rng, max_nodes, buffers)
+    places = random_state[0] == U0
+    return _search(values, -1, 0, places, tables, limit, solution, random_state, max_nodes, buffers)
 
 
 @kernel
-def search_except(values, blank, value, tables, limit, solution, rng, max_nodes, buffers):
-    """As :func:`search`, counting only the solutions that do not put ``value`` in the cell
-    ``blank`` (a blank of ``values``). One search proves that a removed clue's value is the
-    only one its cell can take, where trying each other value would start a search per value.
+def search_except(values, blank, value, tables, limit, solution, max_nodes, buffers):
+    """As :func:`search` in fixed branch order, counting only the solutions that do not put
+    ``value`` in the cell ``blank`` (a blank of ``values``). One search proves that a removed
+    clue's value is the only one its cell can take, where trying each other value would start a
+    search per value.
 
     Made for nearly solved grids (the digger's): it branches on the first cell with fewest
     candidates, as the pressure heuristic costs more than it saves there (measured on digs:
     20 % less time per search, finding second solutions 12.3 -> 9.4 us).
     """
-    return _search(values, blank, value, False, tables, limit, solution, rng, max_nodes, buffers)
+    fixed = buffers.fixed_order
+    return _search(values, blank, value, False, tables, limit, solution, fixed, max_nodes, buffers)
 
 
 @kernel
-def _search(values, blank, value, places, tables, limit, solution, rng, max_nodes, buffers):
+def _search(
+    values, blank, value, places, tables, limit, solution, random_state, max_nodes, buffers
+):
     """The counter (see :func:`search`), with ``value`` excluded from the cell ``blank`` when it
     is >= 0; ``places`` turns on the branching heuristics of ``_choose``."""
-    cand, queue, trail_cell, trail_mask, stack, stack_tp, units_ws, choice, scratch, taken = buffers
-    n = tables[0]
-    units = tables[4]
+    cand, queue, stack, stack_tp = buffers.cand, buffers.queue, buffers.stack, buffers.stack_tp
+    trail_cell, trail_mask, units_ws = buffers.trail_cell, buffers.trail_mask, buffers.dirty
+    choice, scratch, branches = buffers.choice, buffers.scratch, buffers.branches
+    n = tables.n
+    units = tables.units
     trail = (trail_cell, trail_mask)
     ncells = values.shape[0]
     full = ALL64 if n == 64 else (U1 << np.uint64(n)) - U1
-    randomise = rng[0] != U0
-    strong = tables[6] and not randomise  # random fills of empty grids need no more
-    rng[1] = 0
-    qtail = _givens(values, cand, full, tables[5], queue, taken)
+    randomise = random_state[0] != U0
+    strong = tables.alldifferent and not randomise  # random fills of empty grids need no more
+    branches[0] = 0
+    qtail = _givens(values, cand, full, tables.cell_units, queue, buffers.taken)
     if qtail < 0:  # clashing givens, or a blank they leave without a value
         return 0
     if blank >= 0:
         rest = cand[blank] & ~(U1 << np.uint64(value - 1))
         if rest == U0:
             return 0
-        if rest != cand[blank] and rest & (rest - U1) == U0:  # newly single: queue it
+        if rest != cand[blank] and at_most_one_bit(rest):  # newly single: queue it
             queue[qtail] = blank
             qtail += 1
         cand[blank] = rest
@@ -494,13 +512,13 @@ def _search(values, blank, value, places, tables, limit, solution, rng, max_node
     )
     while True:
         if ok:
-            if not _choose(cand, units, tables[3], places, choice):
+            if not _choose(cand, units, tables.peers, places, choice):
                 count += 1
                 if count == 1:
                     for cell in range(ncells):
                         solution[cell] = bit_index(cand[cell]) + 1
                 if count >= limit:
-                    rng[1] = nodes
+                    branches[0] = nodes
                     return count
             else:  # a stack frame: cell, single-bit alternatives left, final mask alternative
                 stack[sp, 0] = choice[0]
@@ -512,7 +530,7 @@ def _search(values, blank, value, places, tables, limit, solution, rng, max_node
         ok = False
         while not ok:
             if sp == 0:
-                rng[1] = nodes
+                branches[0] = nodes
                 return count
             top = sp - 1
             tp = _undo(cand, trail_cell, trail_mask, tp, stack_tp[top])
@@ -521,7 +539,7 @@ def _search(values, blank, value, places, tables, limit, solution, rng, max_node
             if rest:
                 pick = rest
                 if randomise:  # drop a random number of the lower candidates first
-                    for _ in range(int(next_random(rng) % np.uint64(popcount(rest)))):
+                    for _ in range(int(next_random(random_state) % np.uint64(popcount(rest)))):
                         pick ^= lowest_bit(pick)
                 mask = lowest_bit(pick)
                 stack[top, 1] = rest ^ mask
@@ -533,11 +551,11 @@ def _search(values, blank, value, places, tables, limit, solution, rng, max_node
                 continue
             nodes += 1
             if max_nodes > 0 and nodes > max_nodes:
-                rng[1] = nodes
+                branches[0] = nodes
                 return OUT_OF_BUDGET
             tp = _set(cand, cell, mask, trail_cell, trail_mask, tp)
             queue[0] = cell
-            if mask & (mask - U1) == U0:  # a placement: propagate it
+            if at_most_one_bit(mask):  # a placement: propagate it
                 ok, tp = _settle(
                     cand, full, tables, units_ws, scratch, strong, queue, 1, TOUCH_NONE, trail, tp
                 )
@@ -561,13 +579,14 @@ def count_batch(puzzles, tables, limit, counts, solutions, buffers, max_nodes):
 
     ``max_nodes`` > 0 caps the branches per row; a row past it counts OUT_OF_BUDGET.
     """
-    rng = np.zeros(2, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
-        counts[i] = search(puzzles[i], tables, limit, solutions[i], rng, max_nodes, buffers)
+        counts[i] = search(
+            puzzles[i], tables, limit, solutions[i], buffers.fixed_order, max_nodes, buffers
+        )
 
 
 @kernel
-def fill_batch(tables, grids, rng, first_budget, buffers):
+def fill_batch(tables, grids, random_state, first_budget, buffers):
     """Fill each row of ``grids`` with a random complete grid (randomised search from empty).
 
     A try that wanders past its node budget restarts with the next random numbers and a budget
@@ -576,8 +595,37 @@ def fill_batch(tables, grids, rng, first_budget, buffers):
     empty = np.zeros(grids.shape[1], dtype=np.uint8)
     for i in range(grids.shape[0]):
         budget = first_budget
-        while search(empty, tables, 1, grids[i], rng, budget, buffers) == OUT_OF_BUDGET:
+        while search(empty, tables, 1, grids[i], random_state, budget, buffers) == OUT_OF_BUDGET:
             budget += budget // 2
+
+
+class Tables(NamedTuple):
+    """What the counter reads of a geometry."""
+
+    n: int
+    box_rows: int
+    box_cols: int
+    peers: np.ndarray
+    units: np.ndarray
+    cell_units: np.ndarray
+    alldifferent: bool  # matching-based filtering at each fix point (see ALLDIFFERENT_FROM)
+
+
+class Buffers(NamedTuple):
+    """The counter's working memory, allocated once per :class:`Workspace`."""
+
+    cand: np.ndarray  # candidate mask per cell
+    queue: np.ndarray  # new singles to propagate
+    trail_cell: np.ndarray  # trail: the cell changed ...
+    trail_mask: np.ndarray  # ... and its previous mask
+    stack: np.ndarray  # branch frames: cell, single-bit alternatives left, final mask alternative
+    stack_tp: np.ndarray  # trail length at each frame
+    dirty: np.ndarray  # units to rescan: flags, list, scan list
+    choice: np.ndarray  # the branch _choose picked
+    scratch: np.ndarray  # all-different matching scratch (see _alldifferent)
+    taken: np.ndarray  # values the givens take, per unit (_givens)
+    branches: np.ndarray  # out: branches the last search tried
+    fixed_order: np.ndarray  # a zero random state: the deterministic branch order
 
 
 class Workspace:
@@ -589,48 +637,56 @@ class Workspace:
             raise ValueError(f"the search handles grids up to 64x64, not {geo.n}x{geo.n}")
         ncells = geo.ncells
         self.geometry = geo
-        self.tables = (
-            geo.n,
-            geo.box_rows,
-            geo.box_cols,
-            geo.peers,
-            geo.units,
-            geo.cell_units,
-            geo.n >= ALLDIFFERENT_FROM if alldifferent is None else alldifferent,
+        self.tables = Tables(
+            n=geo.n,
+            box_rows=geo.box_rows,
+            box_cols=geo.box_cols,
+            peers=geo.peers,
+            units=geo.units,
+            cell_units=geo.cell_units,
+            alldifferent=geo.n >= ALLDIFFERENT_FROM if alldifferent is None else alldifferent,
         )
         # masks only shrink along a search path, so each cell changes at most n times
         trail_size = ncells * (geo.n + 1)
-        self.buffers = (
-            np.zeros(ncells, dtype=np.uint64),  # candidate mask per cell
-            np.zeros(ncells, dtype=np.int32),  # queue of new singles
-            np.zeros(trail_size, dtype=np.int32),  # trail: cell
-            np.zeros(trail_size, dtype=np.uint64),  # trail: its previous mask
-            np.zeros((ncells + 1, 3), dtype=np.uint64),  # stack frames (see search)
-            np.zeros(ncells + 1, dtype=np.int64),  # trail length at each frame
-            np.zeros((3, 3 * geo.n), dtype=np.int32),  # dirty flags, dirty list, scan list
-            np.zeros(3, dtype=np.uint64),  # the branch _choose picked
-            np.zeros((6, geo.n + 1), dtype=np.int64),  # all-different scratch (see _alldifferent)
-            np.zeros(3 * geo.n, dtype=np.uint64),  # values the givens take, per unit (_givens)
+        self.buffers = Buffers(
+            cand=np.zeros(ncells, dtype=np.uint64),
+            queue=np.zeros(ncells, dtype=np.int32),
+            trail_cell=np.zeros(trail_size, dtype=np.int32),
+            trail_mask=np.zeros(trail_size, dtype=np.uint64),
+            stack=np.zeros((ncells + 1, 3), dtype=np.uint64),
+            stack_tp=np.zeros(ncells + 1, dtype=np.int64),
+            dirty=np.zeros((3, 3 * geo.n), dtype=np.int32),
+            choice=np.zeros(3, dtype=np.uint64),
+            scratch=np.zeros((6, geo.n + 1), dtype=np.int64),
+            taken=np.zeros(3 * geo.n, dtype=np.uint64),
+            branches=np.zeros(1, dtype=np.int64),
+            fixed_order=np.zeros(1, dtype=np.uint64),
         )
+
+    @property
+    def branches(self) -> int:
+        """Branches the last search tried (the guesses it needed)."""
+        return int(self.buffers.branches[0])
 
     def search(
         self,
         values: np.ndarray,
         limit: int,
         solution: np.ndarray,
-        rng: np.ndarray | None = None,
+        random_state: int = 0,
         max_nodes: int = 0,
     ) -> int:
-        """Run the kernel on one grid; ``rng`` is the [random state, guesses out] pair."""
-        if rng is None:
-            rng = np.zeros(2, dtype=np.uint64)
-        return search(values, self.tables, limit, solution, rng, max_nodes, self.buffers)
+        """Run the kernel on one grid; a non-zero ``random_state`` randomises the branch order."""
+        state = np.array([random_state], dtype=np.uint64)
+        return search(values, self.tables, limit, solution, state, max_nodes, self.buffers)
 
     def fill_batch(self, count: int, state: int) -> np.ndarray:
         """``count`` random complete grids (rows of values) from a non-zero 64-bit state."""
         grids = np.zeros((count, self.geometry.ncells), dtype=np.uint8)
-        rng = np.array([state, 0], dtype=np.uint64)
-        fill_batch(self.tables, grids, rng, FIRST_FILL_BUDGET * self.geometry.ncells, self.buffers)
+        random_state = np.array([state], dtype=np.uint64)
+        fill_batch(
+            self.tables, grids, random_state, FIRST_FILL_BUDGET * self.geometry.ncells, self.buffers
+        )
         return grids
 
     def count_batch(

@@ -144,6 +144,13 @@ def _naked_singles(state, dirty):
 
 
 @njit(cache=True, inline="always")
+def _kept_if_single(x):
+    """``x`` when it has at most one bit set, else 0, without a branch (the test's 0/1 negated is
+    an all-zero or all-one mask)."""
+    return x & -(x & (x - 1) == 0)
+
+
+@njit(cache=True, inline="always")
 def _band_singles(w):
     """Cells of a band word alone in their row or box, and whether a row or box is empty."""
     found = 0
@@ -152,8 +159,8 @@ def _band_singles(w):
         row = w & (ROW_FIELD << (9 * k))
         box = w & (BOX_FIELD << (3 * k))
         empty |= (row == 0) | (box == 0)
-        found |= row & -(row & (row - 1) == 0)
-        found |= box & -(box & (box - 1) == 0)
+        found |= _kept_if_single(row)
+        found |= _kept_if_single(box)
     return found, empty
 
 

@@ -72,10 +72,10 @@ def guesses(grid: Grid, seed: int = 0) -> int:
 
     ``seed`` non-zero randomises the branch order, so the mean over seeds is a smooth measure.
     """
-    state = np.array([seed, 0], dtype=np.uint64)
     solution = np.zeros(grid.geometry.ncells, dtype=np.uint8)
-    workspace(grid.geometry).search(grid.values, 2, solution, state)
-    return int(state[1])
+    space = workspace(grid.geometry)
+    space.search(grid.values, 2, solution, seed)
+    return space.branches
 
 
 def count_solutions(puzzle: str, limit: int = 2, box: str | tuple[int, int] | None = None) -> int:

@@ -228,9 +228,8 @@ def test_search_except_counts_the_solutions_without_a_value(case, limit: int, rn
     values[cell] = 0
     space = Workspace(geo)
     solution = np.zeros(geo.ncells, dtype=np.uint8)
-    state = np.zeros(2, dtype=np.uint64)
     grid = np.array(values, dtype=np.uint8)
-    args = (space.tables, limit, solution, state, 0, space.buffers)
+    args = (space.tables, limit, solution, 0, space.buffers)
     assert search_except(grid, cell, value, *args) == min(expected, limit)
     if expected:  # the solution it reports avoids the value and keeps the givens
         assert solution[cell] != value

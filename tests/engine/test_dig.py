@@ -30,7 +30,7 @@ from engine.dig import (
     orbits,
     tiers_for,
 )
-from engine.dig_kernels import seed_sets, singles_solve, unique_without
+from engine.dig_kernels import Counters, seed_sets, singles_solve, unique_without
 from engine.geometry import Geometry, geometry_for
 from engine.search import Workspace
 from engine.search9 import scratch9, singles9
@@ -278,7 +278,7 @@ def test_singles_kernels_match_the_reference(seed: int, keep: float) -> None:
     geo, _, _, values = partial_puzzle(seed, keep)
     space = Workspace(geo, alldifferent=False)
     found = np.zeros(geo.ncells, dtype=np.uint8)
-    fast = singles_solve(values, space.tables, found, np.zeros(2, np.uint64), space.buffers)
+    fast = singles_solve(values, space.tables, found, space.buffers)
     assert fast == singles_reference(geo, values) == singles9(values, scratch9())
 
 
@@ -340,9 +340,8 @@ def test_limit_one_uniqueness_test_matches_the_counter(seed: int, keep: float) -
     puzzle[cell] = 0
     witness = np.zeros_like(puzzle)
     orbit = np.array([cell], dtype=np.int32)
-    state = np.zeros(2, dtype=np.uint64)
-    spaces = (space.buffers, scratch9())
-    unique = unique_without(puzzle, orbit, solution, witness, space.tables, spaces, state, 0)
+    spaces = Counters(counter=space.buffers, nine=scratch9())
+    unique = unique_without(puzzle, orbit, solution, witness, space.tables, spaces, 0)
     assert unique == (engine.count_solutions(engine.to_text(geo, puzzle)) == 1)
     if not unique:
         assert witness[cell] != solution[cell]
@@ -357,5 +356,5 @@ def test_singles_solvable_puzzles_rate_below_the_singles_ceiling(seed: int, keep
     geo, _, _, values = partial_puzzle(seed, keep)
     space = Workspace(geo, alldifferent=False)
     found = np.zeros(geo.ncells, dtype=np.uint8)
-    if singles_solve(values, space.tables, found, np.zeros(2, np.uint64), space.buffers):
+    if singles_solve(values, space.tables, found, space.buffers):
         assert engine.grade(engine.to_text(geo, values)).score < SINGLES_CEILING

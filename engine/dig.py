@@ -60,6 +60,10 @@ from engine.dig_kernels import (
     NO_SET,
     UNLIMITED,
     Counters,
+    Orbits,
+    Pool,
+    Provers,
+    Walk,
     dig_fresh,
     dig_orbits,
     seed_sets,
@@ -390,8 +394,7 @@ class _Digger:
         self.solution = np.ascontiguousarray(grid.values, dtype=np.uint8)
         table, masks, owner = layout
         self.orbits = table
-        self.dig_shape = (table, masks)
-        self.swap_shape = (table, owner)
+        self.orbit_sets = Orbits(cells=table, masks=masks, of_cell=owner)
         self.band = band
         self.mapping = mapping
         self.minimal = minimal
@@ -399,32 +402,33 @@ class _Digger:
         # the kernels' random stream (fresh digs' orders, swaps)
         self.stream = np.array([rng.integers(1, 2**63)], dtype=np.uint64)
         space = workspace(self.geo)
-        self.tables, self.buffers = space.tables, space.buffers
-        self.spaces = Counters(counter=self.buffers, nine=scratch9())  # for unique_without
+        self.tables = space.tables
         self.singles_tables = self.tables._replace(alldifferent=False)  # singles only
+        self.counters = Counters(counter=space.buffers, nine=scratch9())
         self.singles = singles_level(band)
         self.beyond_singles = beyond_singles(band)
         self.scratch = np.zeros(self.geo.ncells, dtype=np.uint8)  # the singles test's solution
         # non-minimal digs stop at the band's fewest clues; minimal ones go all the way
         self.floor = band.clues[0] if band.clues and not minimal else 0
-        self.walk = (self.floor, self.singles, minimal, self.beyond_singles)  # see dig_fresh
+        self.walk = Walk(self.floor, self.singles, minimal, self.beyond_singles)
         self.batch = max(1, FRESH_BATCH_CELLS // self.geo.ncells)  # fresh digs per call at most
         self.dug = 0  # candidates dug so far
         # big non-minimal digs keep a clue whose removal is slow to prove (minimal ones cannot)
         capped = self.geo.n > LARGE_GRID and not minimal
-        self.max_nodes = LARGE_NODE_CAP * self.geo.n if capped else UNLIMITED
+        max_nodes = LARGE_NODE_CAP * self.geo.n if capped else UNLIMITED
+        self.provers = Provers(self.tables, self.singles_tables, self.counters, max_nodes)
         rows = self.geo.n**3 // 2 + len(table)  # room for the seeded sets and one dig's finds
         self.sets = np.zeros((rows, masks.shape[1]), dtype=np.uint64)
         self.set_count = np.zeros(2, dtype=np.int64)  # sets stored, sets seeded
         seed_sets(self.solution, self.tables, self.sets, self.set_count)
         self.set_count[1] = self.set_count[0]
 
-    def pool(self) -> tuple[np.ndarray, np.ndarray]:
+    def pool(self) -> Pool:
         """The unavoidable sets, with room for two digs' finds (a dig adds at most one set per
         orbit; ``dig_fresh`` makes room its own condition to go on)."""
         if self.set_count[0] + 2 * len(self.orbits) > len(self.sets):
             self.sets = np.concatenate([self.sets, np.zeros_like(self.sets)])
-        return self.sets, self.set_count
+        return Pool(self.sets, self.set_count)
 
     def run(self, budget: int, time_limit: float | None, symmetry: str) -> DigResult:
         deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -484,14 +488,11 @@ class _Digger:
             candidate.puzzle,
             candidate.witnesses,
             self.solution,
-            self.dig_shape,
+            self.orbit_sets,
             self.walk,
             tries,
-            self.max_nodes,
             self.pool(),
-            self.tables,
-            self.singles_tables,
-            self.spaces,
+            self.provers,
             self.stream,
             self.scratch,
         )
@@ -513,14 +514,12 @@ class _Digger:
         if not witnessed.size or not swap_orbit(
             puzzle,
             self.solution,
-            self.swap_shape,
+            self.orbit_sets,
             self.rng.choice(witnessed),
             candidate.witnesses,
             self.pool(),
             self.stream,
-            self.tables,
-            self.spaces,
-            self.max_nodes,
+            self.provers,
         ):
             return self.fresh(1)  # nothing to swap against: draw again
         self.dig(candidate, self.floor, self.singles and not self.minimal)
@@ -532,24 +531,21 @@ class _Digger:
         return dig_orbits(
             candidate.puzzle,
             self.solution,
-            self.dig_shape,
+            self.orbit_sets,
             self.rng.permutation(len(self.orbits)),
             floor=floor,
             singles=singles,
             first_only=False,
-            max_nodes=self.max_nodes,
             witnesses=candidate.witnesses,
             pool=self.pool(),
-            tables=self.tables,
-            singles_tables=self.singles_tables,
-            spaces=self.spaces,
+            provers=self.provers,
         )
 
     def graded(self, candidate: _Candidate) -> _Candidate:
         """The candidate rated, or left unrated when singles alone solve it and the band wants
         more (:func:`beyond_singles`)."""
         if self.beyond_singles and solved_by_singles(
-            candidate.puzzle, self.singles_tables, self.spaces, self.scratch
+            candidate.puzzle, self.singles_tables, self.counters, self.scratch
         ):
             return candidate
         return self.rated(candidate)

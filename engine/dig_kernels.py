@@ -43,6 +43,7 @@ from engine.search import (
     U0,
     U1,
     Buffers,
+    Tables,
     allowed,
     at_most_one_bit,
     next_random,
@@ -64,6 +65,39 @@ class Counters(NamedTuple):
 
     counter: Buffers  # the generic counter's (engine.search)
     nine: tuple  # the 9x9 kernel's scratch (engine.search9.scratch9)
+
+
+class Provers(NamedTuple):
+    """What a removal test (``witness_set``) proves uniqueness with."""
+
+    tables: Tables  # the counter's, all-different filtering as the size wants
+    singles_tables: Tables  # the same with it off: singles alone
+    counters: Counters
+    max_nodes: int  # branches per count before a removal is left unproven (UNLIMITED: none)
+
+
+class Orbits(NamedTuple):
+    """The symmetry orbits a dig blanks together (each row padded with NO_CELL)."""
+
+    cells: np.ndarray  # orbit -> its cells
+    masks: np.ndarray  # orbit -> its cells as a bitmask (clue_mask's words)
+    of_cell: np.ndarray  # cell -> its orbit
+
+
+class Pool(NamedTuple):
+    """The unavoidable sets known for the grid, one bitmask row each."""
+
+    sets: np.ndarray
+    count: np.ndarray  # [sets stored, of which seeded by seed_sets]
+
+
+class Walk(NamedTuple):
+    """The digger's settings for fresh digs (see dig_fresh)."""
+
+    floor: int  # fewest clues a dig may leave
+    singles: bool  # a singles-level band: singles alone must solve each step's puzzle
+    minimal: bool  # every clue must be needed
+    beyond_singles: bool  # the band needs more than singles
 
 
 @njit(cache=True)
@@ -210,25 +244,24 @@ def witness_set(
     singles,
     pool,
     found,
-    tables,
-    singles_tables,
-    spaces,
-    max_nodes,
+    provers,
 ):
     """Test a removal (see the module doc): with the orbit's cells just blanked from a unique
     puzzle (``clues`` its mask), return UNIQUE; or the pool index of a set now without clues (a
     seeded one, else the one a search's second solution adds); or UNPROVEN (singles are stuck,
     or the node budget ran out first)."""
-    sets, count = pool
+    sets, count = pool.sets, pool.count
     known = _clue_free(sets, count[1], clues)
     if known != NO_SET:
         return known
     found[0] = 0  # no solution found yet (values start at 1)
     if singles:
-        if singles_solve(puzzle, singles_tables, found, spaces.counter):
+        if singles_solve(puzzle, provers.singles_tables, found, provers.counters.counter):
             return UNIQUE
         # the one branch singles_solve allows may have found a second solution: keep it
-    elif unique_without(puzzle, orbit, solution, found, tables, spaces, max_nodes):
+    elif unique_without(
+        puzzle, orbit, solution, found, provers.tables, provers.counters, provers.max_nodes
+    ):
         return UNIQUE
     if found[0] == 0 or (found == solution).all():
         return UNPROVEN
@@ -243,26 +276,15 @@ def witness_set(
 
 @njit(cache=True)
 def dig_orbits(
-    puzzle,
-    solution,
-    shape,
-    order,
-    floor,
-    singles,
-    first_only,
-    max_nodes,
-    witnesses,
-    pool,
-    tables,
-    singles_tables,
-    spaces,
+    puzzle, solution, orbits, order, floor, singles, first_only, witnesses, pool, provers
 ):
     """Blank each all-clue orbit of ``order`` in turn, keeping it blank while the test holds and
     at least ``floor`` clues remain (stopping after the first removal if ``first_only``: a
     minimality check); orbits still needed by their witness are skipped, and failed ``unique``
-    tests record one. ``shape`` is (orbits, orbit masks). Changes ``puzzle``, ``witnesses`` and
-    the pool in place and returns the clue count."""
-    orbits, orbit_masks = shape
+    tests record one. Changes ``puzzle``, ``witnesses`` and the pool in place and returns the
+    clue count."""
+    tables = provers.tables
+    cells, orbit_masks = orbits.cells, orbits.masks
     found = np.zeros(puzzle.shape[0], dtype=np.uint8)  # the tests' solution buffer
     clues = clue_mask(puzzle, orbit_masks.shape[1])
     cell_units = tables.cell_units
@@ -275,8 +297,8 @@ def dig_orbits(
     for i in order:
         size = 0
         full = True
-        for k in range(orbits.shape[1]):
-            cell = orbits[i, k]
+        for k in range(cells.shape[1]):
+            cell = cells[i, k]
             if cell == NO_CELL:
                 break
             size += 1
@@ -284,28 +306,25 @@ def dig_orbits(
                 full = False
         if not full or count - size < floor:
             continue
-        if still_needed(pool[0], witnesses[i], clues, orbit_masks[i]):
+        if still_needed(pool.sets, witnesses[i], clues, orbit_masks[i]):
             continue
-        _set_orbit(puzzle, clues, orbits[i], False, solution)
-        _flip_values(taken, cell_units, orbits[i], solution)
+        _set_orbit(puzzle, clues, cells[i], False, solution)
+        _flip_values(taken, cell_units, cells[i], solution)
         free = True  # the clues alone force every blanked cell: no test needed
         for k in range(size):
-            free = free and forced(puzzle, taken, orbits[i, k], solution[orbits[i, k]], tables)
+            free = free and forced(puzzle, taken, cells[i, k], solution[cells[i, k]], tables)
         if free:
             removed = True
         else:
             result = witness_set(
                 puzzle,
                 clues,
-                orbits[i],
+                cells[i],
                 solution,
                 singles,
                 pool,
                 found,
-                tables,
-                singles_tables,
-                spaces,
-                max_nodes,
+                provers,
             )
             removed = result == UNIQUE
             witnesses[i] = result if result >= 0 else NO_SET
@@ -314,8 +333,8 @@ def dig_orbits(
             if first_only:
                 break
         else:
-            _set_orbit(puzzle, clues, orbits[i], True, solution)
-            _flip_values(taken, cell_units, orbits[i], solution)
+            _set_orbit(puzzle, clues, cells[i], True, solution)
+            _flip_values(taken, cell_units, cells[i], solution)
     return count
 
 
@@ -337,25 +356,11 @@ def shuffle(order, stream):
 
 
 @njit(cache=True)
-def dig_fresh(
-    puzzle,
-    witnesses,
-    solution,
-    shape,
-    walk,
-    tries,
-    max_nodes,
-    pool,
-    tables,
-    singles_tables,
-    spaces,
-    stream,
-    scratch,
-):
+def dig_fresh(puzzle, witnesses, solution, orbits, walk, tries, pool, provers, stream, scratch):
     """Dig candidates from the full grid, each in a fresh random order drawn from ``stream``,
     until one is worth grading, ``tries`` were dug, or the pool has no room for another: returns
     (candidates dug, whether the last one, left in ``puzzle`` and ``witnesses``, is worth
-    grading). ``walk`` is (floor, singles, minimal, beyond_singles), the digger's settings:
+    grading). ``walk`` holds the digger's settings (:class:`Walk`):
 
     * a singles-level dig (``singles``) for a minimal puzzle is worth grading only when no orbit
       can go in a plain dig either (one that can needs more than singles);
@@ -363,12 +368,10 @@ def dig_fresh(
 
     Returning only those keeps the Python around the kernel out of the most frequent case.
     """
-    floor, singles, minimal, beyond = walk
-    orbits = shape[0]
-    sets, count = pool
-    order = np.arange(orbits.shape[0])
+    sets, count = pool.sets, pool.count
+    order = np.arange(orbits.cells.shape[0])
     dug = 0
-    while dug < tries and count[0] + 2 * orbits.shape[0] <= sets.shape[0]:
+    while dug < tries and count[0] + 2 * order.shape[0] <= sets.shape[0]:
         dug += 1
         puzzle[:] = solution
         witnesses[:] = NO_SET
@@ -376,61 +379,57 @@ def dig_fresh(
         clues = dig_orbits(
             puzzle,
             solution,
-            shape,
+            orbits,
             order,
-            floor=floor,
-            singles=singles,
+            floor=walk.floor,
+            singles=walk.singles,
             first_only=False,
-            max_nodes=max_nodes,
             witnesses=witnesses,
             pool=pool,
-            tables=tables,
-            singles_tables=singles_tables,
-            spaces=spaces,
+            provers=provers,
         )
-        if minimal and singles:
+        if walk.minimal and walk.singles:
             shuffle(order, stream)
             removable = dig_orbits(
                 puzzle,
                 solution,
-                shape,
+                orbits,
                 order,
                 floor=0,
                 singles=False,
                 first_only=True,
-                max_nodes=max_nodes,
                 witnesses=witnesses,
                 pool=pool,
-                tables=tables,
-                singles_tables=singles_tables,
-                spaces=spaces,
+                provers=provers,
             )
             if removable < clues:
                 continue
-        elif beyond and solved_by_singles(puzzle, singles_tables, spaces, scratch):
+        elif walk.beyond_singles and solved_by_singles(
+            puzzle, provers.singles_tables, provers.counters, scratch
+        ):
             continue
         return dug, True
     return dug, False
 
 
 @njit(cache=True)
-def swap_orbit(puzzle, solution, shape, out, witnesses, pool, state, tables, spaces, max_nodes):
+def swap_orbit(puzzle, solution, orbits, out, witnesses, pool, state, provers):
     """Blank the clue orbit ``out``; while the puzzle is not unique, give back a blank orbit (at
     random) holding a cell of the set without clues, which rules that second solution out. A
-    given-back orbit takes that set as its witness. ``shape`` is (orbits, cell -> orbit).
+    given-back orbit takes that set as its witness.
 
     Returns the number of orbits given back, or 0 with the puzzle unchanged when ``out`` has no
     witness, no orbit can be given back or the node budget ran out.
     """
-    orbits, cell_orbit = shape
-    sets = pool[0]
+    cells, cell_orbit = orbits.cells, orbits.of_cell
+    sets = pool.sets
     words = sets.shape[1]
     clues = clue_mask(puzzle, words)
     found = np.zeros(puzzle.shape[0], dtype=np.uint8)
-    added = np.empty(orbits.shape[0], dtype=np.int64)
+    added = np.empty(cells.shape[0], dtype=np.int64)
     count = 0
     free_set = witnesses[out]
-    _set_orbit(puzzle, clues, orbits[out], False, solution)
+    _set_orbit(puzzle, clues, cells[out], False, solution)
     while free_set >= 0:
         choices = 0
         for cell in range(puzzle.shape[0]):
@@ -445,28 +444,25 @@ def swap_orbit(puzzle, solution, shape, out, witnesses, pool, state, tables, spa
                     break
                 pick -= 1
         orbit = cell_orbit[cell]
-        _set_orbit(puzzle, clues, orbits[orbit], True, solution)
+        _set_orbit(puzzle, clues, cells[orbit], True, solution)
         witnesses[orbit] = free_set
         added[count] = orbit
         count += 1
         free_set = witness_set(
             puzzle,
             clues,
-            orbits[out],
+            cells[out],
             solution,
             False,
             pool,
             found,
-            tables,
-            tables,
-            spaces,
-            max_nodes,
+            provers,
         )
         if free_set == UNIQUE:
             return count
-    _set_orbit(puzzle, clues, orbits[out], True, solution)  # undo: the puzzle as it was
+    _set_orbit(puzzle, clues, cells[out], True, solution)  # undo: the puzzle as it was
     for j in range(count):
-        _set_orbit(puzzle, clues, orbits[added[j]], False, solution)
+        _set_orbit(puzzle, clues, cells[added[j]], False, solution)
     return 0
 
 

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 
 import engine
 from engine.canon import canonical
+from pipeline.catalog import Catalog
 from pipeline.store import (
     GENERATOR_VERSION,
     GRID_SCHEMA,
     SCHEMA_VERSION,
-    Catalog,
     StoreError,
     puzzle_id,
     read_metadata,
@@ -147,7 +147,7 @@ def test_catalog_partitions_and_excludes_the_same_run(tmp_path: Path) -> None:
     four = [
         {"id": "four", "size": 4, "box_rows": 2, "box_cols": 2, "canonical": "x", "tier": "easy"}
     ]
-    written = catalog.add("run-a", "book", nine + four)
+    written = catalog.commit("run-a", "book", nine + four)
     assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == [
         "catalog/size=4/run-a.parquet",
         "catalog/size=9/run-a.parquet",

@@ -32,7 +32,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from importlib.metadata import version
@@ -278,16 +278,17 @@ def run_lock(folder: Path) -> Iterator[Path]:
     """Hold ``folder/.lock`` (an OS lock, dropped by the kernel however the run ends; the file
     holds our pid for the message) for the block; refuse if a live process holds it."""
     path = folder / LOCK_FILE
-    try:
-        with os_lock(path, wait=False, note=str(os.getpid())):
-            yield path
-    except Locked as exc:
-        holder = str(exc).rsplit("held by ", 1)[-1]
-        raise RunLocked(
-            f"{folder} is locked by a running process (pid {holder}); wait for it to finish"
-        ) from None
-    except StoreError as exc:
-        raise PipelineError(str(exc)) from None
+    with ExitStack() as held:
+        try:
+            held.enter_context(os_lock(path, wait=False, note=str(os.getpid())))
+        except Locked as exc:
+            holder = str(exc).rsplit("held by ", 1)[-1]
+            raise RunLocked(
+                f"{folder} is locked by a running process (pid {holder}); wait for it to finish"
+            ) from None
+        except StoreError as exc:  # a folder, or a file we may not open
+            raise PipelineError(str(exc)) from None
+        yield path
 
 
 def write_state(folder: Path, stage: str) -> None:
@@ -518,10 +519,11 @@ def choose_and_reserve(
     running beside this one took some of them meanwhile, choose again without those."""
     known = catalog.known_ids(exclude_run=rid)
     made_before = 0  # chunks dug in an earlier round: not "resumed" in a later one
-    for _ in range(MAX_RESERVE_ROUNDS):
+    for retries in range(MAX_RESERVE_ROUNDS):
         sections, counts, sources = select_puzzles(recipe, store, known, rid, quiet)
         taken = catalog.reserve(rid, [row["id"] for section in sections for row in section])
         counts["chunks_resumed"] -= made_before
+        counts["reservation_retries"] = retries
         if not taken:
             return sections, counts, sources
         made_before += counts["chunks_total"] - counts["chunks_resumed"]

@@ -24,6 +24,7 @@ def catalog(context: typer.Context) -> None:
     if context.invoked_subcommand is None:  # a bare ``pipeline catalog``: the help
         typer.echo(context.get_help())
 
+
 Output = Annotated[
     Path,
     typer.Option(

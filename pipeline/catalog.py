@@ -258,17 +258,20 @@ class Catalog:
         """Record a printed book's puzzles, one file per grid size, and end its reservation."""
         with self._transaction():
             files = dict(self._manifest()["files"])
+            before = {name for name in files if Path(name).stem == rid}  # a re-run's earlier
             written = self._write_run(files, rid, book, rows)
             self._write_manifest(files)
+            for name in before - set(files):  # sizes the book no longer has
+                (self.root / name).unlink(missing_ok=True)
             self._let_go(rid)
         return written
 
     def _write_run(
         self, files: dict[str, Any], rid: str, book: str, rows: Sequence[Mapping[str, Any]]
     ) -> list[Path]:
-        """Write ``rid``'s catalog files (replacing any it had) and note them in ``files``."""
+        """Write ``rid``'s catalog files (each replacing the file of its name) and make them
+        ``rid``'s only entries in ``files``."""
         for name in [name for name in files if Path(name).stem == rid]:
-            (self.root / name).unlink(missing_ok=True)
             del files[name]
         written = []
         for size in sorted({_size(row) for row in rows}):

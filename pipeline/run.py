@@ -282,9 +282,8 @@ def run_lock(folder: Path) -> Iterator[Path]:
         try:
             held.enter_context(os_lock(path, wait=False, note=str(os.getpid())))
         except Locked as exc:
-            holder = str(exc).rsplit("held by ", 1)[-1]
             raise RunLocked(
-                f"{folder} is locked by a running process (pid {holder}); wait for it to finish"
+                f"{folder} is locked by a running process (pid {exc.holder}); wait for it to finish"
             ) from None
         except StoreError as exc:  # a folder, or a file we may not open
             raise PipelineError(str(exc)) from None
@@ -305,7 +304,7 @@ class ChunkStore:
     """A run's finished chunks on disk: written as each one arrives with its provenance in the
     Parquet metadata, read back on resume only if that provenance is this run's."""
 
-    def __init__(self, folder: Path, seed: int | None = None, recipe: str = "") -> None:
+    def __init__(self, folder: Path, seed: int, recipe: str) -> None:
         self.folder = make_folder(folder / CHUNKS)
         self.seed, self.recipe = seed, recipe
         self.redone: Counter[str] = Counter()  # chunks on disk made again, by reason

@@ -183,7 +183,11 @@ def make_folder(path: Path) -> Path:
 
 
 class Locked(StoreError):
-    """Another live process holds the lock."""
+    """Another live process holds the lock; ``holder`` is what it wrote there (its pid)."""
+
+    def __init__(self, path: Path, holder: str) -> None:
+        self.holder = holder or "unknown"
+        super().__init__(f"{path}: held by another process (pid {self.holder})")
 
 
 @cache
@@ -212,7 +216,7 @@ def os_lock(path: Path, wait: bool, note: str = "") -> Iterator[int]:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
-            raise Locked(f"{path}: held by {_holder(handle) or 'another process'}") from None
+            raise Locked(path, _holder(handle)) from None
         if note:
             os.ftruncate(handle, 0)
             os.pwrite(handle, f"{note}\n".encode(), 0)

@@ -156,3 +156,19 @@ def test_catalog_partitions_and_excludes_the_same_run(tmp_path: Path) -> None:
     assert catalog.known_ids(exclude_run="run-a") == set()
     hive = pl.read_parquet(tmp_path / "catalog", hive_partitioning=True)
     assert sorted(hive["size"].to_list()) == [4, 9, 9, 9]
+
+
+def test_a_write_syncs_the_file_and_then_its_folder(tmp_path: Path, monkeypatch) -> None:
+    """Durable: the data reaches the disk before the rename, the rename before we go on."""
+    synced: list[Path] = []
+    fsync = os.fsync
+
+    def recording(handle: int) -> None:
+        synced.append(Path(os.readlink(f"/proc/self/fd/{handle}")))
+        fsync(handle)
+
+    monkeypatch.setattr(os, "fsync", recording)
+    write_table(grid_rows(1), tmp_path / "grids.parquet", GRID_SCHEMA)
+    assert len(synced) == 2
+    assert synced[0].parent == tmp_path and synced[0].name.startswith(".grids.parquet.")
+    assert synced[1] == tmp_path

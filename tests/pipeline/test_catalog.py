@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.app import SOME_ROWS_BAD
-from pipeline.catalog import Catalog, CatalogDamaged
+from pipeline.catalog import Catalog
 from pipeline.cli import app
 from pipeline.recipe import load_recipe
 from pipeline.run import PUZZLES_FILE, STATE_FILE, run_book, run_folder
@@ -255,8 +255,10 @@ def test_check_names_the_damage_and_rebuild_repairs_it(damage, printed: Path, tm
     assert checked.exit_code == SOME_ROWS_BAD
     assert any(fault in line for line in checked.stdout.splitlines()), checked.stdout
     assert checked.stderr.startswith("Error: ") and "pipeline catalog rebuild" in checked.stderr
-    with pytest.raises(CatalogDamaged, match=r"damaged: .*pipeline catalog rebuild -o"):
-        run_book(load_recipe(book(tmp_path, "Next Book")))
+    refused = runner.invoke(app, ["run", str(book(tmp_path, "Next Book")), "--quiet"])
+    assert refused.exit_code == 2 and len(refused.stderr.splitlines()) == 1
+    assert refused.stderr.startswith("Error: the catalog is damaged: ")
+    assert f"`pipeline catalog rebuild -o {output}`" in refused.stderr
     rebuilt = runner.invoke(app, ["catalog", "rebuild", "-o", str(output)])
     assert rebuilt.exit_code == 0, rebuilt.output
     assert runner.invoke(app, ["catalog", "check", "-o", str(output)]).exit_code == 0

@@ -2,6 +2,7 @@
 
 from pipeline.app import app
 from pipeline.commands import (  # noqa: F401  (register)
+    catalog,
     dig,
     explain,
     generate,

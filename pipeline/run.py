@@ -7,15 +7,20 @@ Stages of :func:`run_book`:
 1. plan every other section in chunks (``parallel.chunk_size`` puzzles each);
 2. *dig*: each chunk makes its puzzles (random solution grid -> ``engine.dig`` to the section's
    tier -> grade -> canonical form and id) and is stored as ``chunks/<name>.parquet`` the moment
-   it arrives; chunks already on disk are read back instead, which is how a killed run resumes;
-3. *dedupe*: a puzzle whose id is in the catalog (an earlier book) or earlier in this run is
-   dropped, and replacement chunks (further chunk numbers, so still deterministic) fill the gap;
-4. *store* ``puzzles.parquet`` (its metadata holds the bands used per box shape) and add the run
-   to the catalog; *render* the PDF; write the report and ``manifest.json``.
+   it arrives, its provenance (section, chunk, seed, recipe hash, generator build) in its
+   metadata; a chunk on disk whose provenance matches is read back instead, which is how a
+   killed run resumes (one that does not match is dug again, and the manifest says why);
+3. *dedupe*: a puzzle whose id is in the catalog (an earlier book, or one being made now) or
+   earlier in this run is dropped, and replacement chunks (further chunk numbers, so still
+   deterministic) fill the gap; the chosen ids are then reserved in the catalog
+   (:mod:`pipeline.catalog`), and if another book took some meanwhile, chosen again without them;
+4. *store* ``puzzles.parquet`` (its metadata holds the bands used per box shape); *render* the PDF;
+   *commit* the ids to the catalog; write the report and ``manifest.json``. A run that fails
+   before the commit gives its reserved ids back.
 
 The run folder is ``<output>/<book-slug>/<run-id>``, the run id a function of the recipe's content
-and seed, so the same command finds the same folder again. A lock file in it names the pid of the
-run writing there; a lock left by a dead process is taken over.
+and seed, so the same command finds the same folder again. Its ``.lock`` is held (``flock``) by
+the run writing there, and ``state.json`` names the stage it is in.
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ import os
 import platform
 import re
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from importlib.metadata import version
@@ -39,6 +45,7 @@ from engine.dig import DigFailed, DigResult, ImpossibleBand, dig
 from engine.tiers import Tier
 from pipeline import report, report_html
 from pipeline.about import about_text
+from pipeline.catalog import Catalog
 from pipeline.daily import with_run_seed
 from pipeline.grading import UnusableArguments
 from pipeline.parallel import Chunk, plan_chunks, run_tasks
@@ -56,21 +63,27 @@ from pipeline.source_sections import ranked_puzzles
 from pipeline.store import (
     CHUNKS,
     GRID_SCHEMA,
+    MANIFEST_FILE,
     PUZZLE_SCHEMA,
-    Catalog,
+    PUZZLES_FILE,
+    Locked,
+    StoreError,
+    generator_build,
     make_folder,
+    os_lock,
     puzzle_id,
+    read_metadata,
     read_rows,
     write_json,
     write_table,
 )
 
-PUZZLES_FILE = "puzzles.parquet"
-MANIFEST_FILE = "manifest.json"
+STATE_FILE = "state.json"  # the stage a run is in, for a person (or a test) watching it
 REPORT_FILE = "report.md"
 REPORT_HTML_FILE = "report.html"  # the same figures as charts, self-contained
 LOCK_FILE = ".lock"
 RUN_ID_HASH = 10  # hex digits of the recipe hash in a run id
+MAX_RESERVE_ROUNDS = 20  # times a run chooses again because books running beside it took ids
 MAX_DIG_ATTEMPTS = 25  # fresh grids tried for one puzzle before the section is declared stuck
 MAX_DEDUPE_ROUNDS = 20  # rounds of replacement chunks before giving up on new puzzles
 VERSIONED = ("numpy", "numba", "polars", "pyarrow", "joblib", "reportlab")
@@ -262,63 +275,76 @@ def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
 
 @contextmanager
 def run_lock(folder: Path) -> Iterator[Path]:
-    """Hold ``folder/.lock`` (it holds our pid) for the block; refuse if a live process holds it."""
+    """Hold ``folder/.lock`` (an OS lock, dropped by the kernel however the run ends; the file
+    holds our pid for the message) for the block; refuse if a live process holds it."""
     path = folder / LOCK_FILE
-    while True:
+    with ExitStack() as held:
         try:
-            handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-        except FileExistsError:
-            holder = _lock_holder(path)
-            if holder is not None and _alive(holder):
-                raise RunLocked(
-                    f"{folder} is locked by a running process (pid {holder}); wait for it to "
-                    f"finish, or delete {path} if that process is not a pipeline run"
-                ) from None
-            path.unlink(missing_ok=True)  # stale: its holder died
-            continue
-        except OSError as exc:
-            raise PipelineError(f"{path}: cannot create lock: {exc.strerror or exc}") from None
-        with os.fdopen(handle, "w") as out:
-            out.write(f"{os.getpid()}\n")
-        break
-    try:
+            held.enter_context(os_lock(path, wait=False, note=str(os.getpid())))
+        except Locked as exc:
+            raise RunLocked(
+                f"{folder} is locked by a running process (pid {exc.holder}); wait for it to finish"
+            ) from None
+        except StoreError as exc:  # a folder, or a file we may not open
+            raise PipelineError(str(exc)) from None
         yield path
-    finally:
-        path.unlink(missing_ok=True)
 
 
-def _lock_holder(path: Path) -> int | None:
-    try:
-        return int(path.read_text().strip())
-    except (OSError, ValueError):
-        return None
+def write_state(folder: Path, stage: str) -> None:
+    """Say which stage the run is in (``state.json``)."""
+    state = {"stage": stage, "pid": os.getpid(), "since": _now().isoformat()}
+    write_json(state, folder / STATE_FILE)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # exists, owned by someone else
-    return True
+#: What a chunk records of how it was made; it is reused only if all of them match.
+PROVENANCE = ("section", "chunk", "seed", "recipe_hash", "generator")
 
 
 class ChunkStore:
-    """A run's finished chunks on disk: read back on resume, written as each one arrives."""
+    """A run's finished chunks on disk: written as each one arrives with its provenance in the
+    Parquet metadata, read back on resume only if that provenance is this run's."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, seed: int, recipe: str) -> None:
         self.folder = make_folder(folder / CHUNKS)
+        self.seed, self.recipe = seed, recipe
+        self.redone: Counter[str] = Counter()  # chunks on disk made again, by reason
 
     def path(self, chunk: Chunk) -> Path:
         return self.folder / f"{chunk.name}.parquet"
 
+    def provenance(self, chunk: Chunk) -> dict[str, str]:
+        """What this run records in the chunk's metadata (``sudoku.<key>``)."""
+        values = (chunk.section, chunk.index, self.seed, self.recipe, generator_build())
+        return dict(zip(PROVENANCE, map(str, values), strict=True))
+
+    def mismatch(self, chunk: Chunk) -> str | None:
+        """Why the stored chunk is not this run's (None when it is)."""
+        try:
+            recorded = read_metadata(self.path(chunk))
+        except (OSError, ValueError) as exc:  # ArrowInvalid is a ValueError
+            return f"unreadable ({type(exc).__name__})"
+        for key, value in self.provenance(chunk).items():
+            if recorded.get(key) != value:
+                return f"{key} differs" if key in recorded else f"no {key} recorded"
+        return None
+
     def load(self, chunks: Sequence[Chunk]) -> dict[Chunk, list[dict[str, Any]]]:
-        """Rows of the chunks already stored (a resumed run skips them)."""
-        return {chunk: read_rows(self.path(chunk)) for chunk in chunks if self.path(chunk).exists()}
+        """Rows of the chunks already stored by this run (a resumed run skips them); a stored
+        chunk of another section, seed, recipe or generator is counted in :attr:`redone`."""
+        done = {}
+        for chunk in chunks:
+            if not self.path(chunk).exists():
+                continue
+            reason = self.mismatch(chunk)
+            if reason is None:
+                done[chunk] = read_rows(self.path(chunk))
+            else:
+                self.redone[reason] += 1
+        return done
 
     def save(self, chunk: Chunk, rows: list[dict[str, Any]]) -> None:
-        write_table(rows, self.path(chunk), PUZZLE_SCHEMA)
+        meta = {f"sudoku.{k}".encode(): v for k, v in self.provenance(chunk).items()}
+        write_table(rows, self.path(chunk), PUZZLE_SCHEMA, meta)
 
 
 def make_chunks(
@@ -485,6 +511,28 @@ def run_bands(recipe: Recipe) -> dict[str, list[dict[str, Any]]]:
     }
 
 
+def choose_and_reserve(
+    recipe: Recipe, store: ChunkStore, catalog: Catalog, rid: str, quiet: bool
+) -> tuple[list[list[dict[str, Any]]], dict[str, int], list[dict[str, Any]]]:
+    """:func:`select_puzzles` against the catalog, then reserve the chosen ids; when a book
+    running beside this one took some of them meanwhile, choose again without those."""
+    known = catalog.known_ids(exclude_run=rid)
+    made_before = 0  # chunks dug in an earlier round: not "resumed" in a later one
+    for retries in range(MAX_RESERVE_ROUNDS):
+        sections, counts, sources = select_puzzles(recipe, store, known, rid, quiet)
+        taken = catalog.reserve(rid, [row["id"] for section in sections for row in section])
+        counts["chunks_resumed"] -= made_before
+        counts["reservation_retries"] = retries
+        if not taken:
+            return sections, counts, sources
+        made_before += counts["chunks_total"] - counts["chunks_resumed"]
+        known |= taken
+    raise PipelineError(
+        f"other books running into {recipe.output} kept taking this book's puzzles "
+        f"({MAX_RESERVE_ROUNDS} tries); run it again once they have finished"
+    )
+
+
 def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> RunResult:
     """Make, store, dedupe and print the recipe's book; resume whatever a killed run finished.
 
@@ -496,20 +544,28 @@ def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> Run
     timings: dict[str, float] = {}
     with run_lock(folder):
         start = time.perf_counter()
+        write_state(folder, "dig")
         catalog = Catalog(recipe.output)
-        known = catalog.known_ids(exclude_run=rid)
-        sections, counts, sources = select_puzzles(recipe, ChunkStore(folder), known, rid, quiet)
-        timings["dig"] = time.perf_counter() - start
-        rows = [row for section in sections for row in section]
-        mark = time.perf_counter()
-        bands = run_bands(recipe)
-        metadata = {BANDS_KEY: json.dumps(bands)}
-        write_table(rows, folder / PUZZLES_FILE, PUZZLE_SCHEMA, metadata)
-        catalog.add(rid, slug(recipe.title), rows)
-        timings["store"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        pdf = render(recipe, sections, folder / f"{slug(recipe.title)}.pdf")
-        timings["render"] = time.perf_counter() - mark
+        store = ChunkStore(folder, recipe.seed, recipe_hash(recipe))
+        try:
+            sections, counts, sources = choose_and_reserve(recipe, store, catalog, rid, quiet)
+            counts["chunks_redone"] = store.redone.total()
+            timings["dig"] = time.perf_counter() - start
+            rows = [row for section in sections for row in section]
+            mark = time.perf_counter()
+            write_state(folder, "store")
+            bands = run_bands(recipe)
+            metadata = {BANDS_KEY: json.dumps(bands)}
+            write_table(rows, folder / PUZZLES_FILE, PUZZLE_SCHEMA, metadata)
+            timings["store"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+            write_state(folder, "render")
+            pdf = render(recipe, sections, folder / f"{slug(recipe.title)}.pdf")
+            timings["render"] = time.perf_counter() - mark
+            write_state(folder, "commit")
+            catalog.commit(rid, slug(recipe.title), rows)  # only now: the book exists
+        finally:
+            catalog.release(rid)  # nothing left to release once committed
         summary = report.summarize(rows)
         report.write_report(summary, folder / REPORT_FILE, title=recipe.title, run=rid)
         timings["total"] = time.perf_counter() - start
@@ -526,17 +582,20 @@ def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> Run
             "bands": bands,
             "sources": sources,
             "versions": versions(),
+            "generator": generator_build(),
             "parallel": {"backend": recipe.parallel.backend, "n_jobs": recipe.parallel.n_jobs},
             "counts": {
                 "puzzles": len(rows),
                 "per_section": [len(section) for section in sections],
                 **counts,
             },
+            "chunks_redone": dict(sorted(store.redone.items())),  # stored chunks not this run's
             "pdf": pdf,
             "timings_seconds": {k: round(v, 3) for k, v in timings.items()},
             "finished": _now().isoformat(),
         }
         write_json(manifest, folder / MANIFEST_FILE)
+        write_state(folder, "finished")
     return RunResult(folder, rows, manifest, timings)
 
 

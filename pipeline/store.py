@@ -7,16 +7,22 @@ Every file appears complete or not at all: it is written beside its target and r
 
 Puzzle ids are stable and content-based: a hash of the box shape and the puzzle's canonical form
 (``engine.canon``), so a disguised copy of a puzzle (relabelled, rows/bands or columns/stacks
-permuted, transposed) has the same id as the original. The catalog under ``<output>/catalog/`` is
-Hive-partitioned Parquet (``size=9/<run-id>.parquet``) of every id a run has put in a book; a new
-run rejects any puzzle whose id is already there.
+permuted, transposed) has the same id as the original. The catalog of every id already in a
+book is :mod:`pipeline.catalog`.
+
+Locks are the OS's (``fcntl.flock`` on a file held open): the kernel drops one when its process
+dies, however it dies, so no lock is ever stale and none is deleted to take it over.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -24,6 +30,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+import engine
 from pipeline.formats import FormatError
 from pipeline.formats.writers import atomic_path
 
@@ -33,6 +40,8 @@ METADATA = {b"sudoku.schema_version": SCHEMA_VERSION, b"sudoku.generator": GENER
 ID_LENGTH = 16  # hex digits of the id hash: 64 bits, no collision in any plausible catalog
 CATALOG = "catalog"
 CHUNKS = "chunks"
+PUZZLES_FILE = "puzzles.parquet"  # in a run folder: the book's puzzles
+MANIFEST_FILE = "manifest.json"  # in a run folder: written last, once the book is printed
 
 _TIMESTAMP = pa.timestamp("us", tz="UTC")
 _TECHNIQUE_COUNT = pa.struct([("technique", pa.string()), ("steps", pa.int32())])
@@ -173,39 +182,52 @@ def make_folder(path: Path) -> Path:
     return path
 
 
-class Catalog:
-    """Every puzzle id already in a book: ``<output>/catalog/size=<n>/<run-id>.parquet``."""
+class Locked(StoreError):
+    """Another live process holds the lock; ``holder`` is what it wrote there (its pid)."""
 
-    def __init__(self, output: Path) -> None:
-        self.root = Path(output) / CATALOG
+    def __init__(self, path: Path, holder: str) -> None:
+        self.holder = holder or "unknown"
+        super().__init__(f"{path}: held by another process (pid {self.holder})")
 
-    def _files(self) -> list[Path]:
-        return sorted(self.root.glob("size=*/*.parquet")) if self.root.is_dir() else []
 
-    def known_ids(self, exclude_run: str | None = None) -> set[str]:
-        """Ids in the catalog, leaving out those of ``exclude_run`` (a re-run of the same run)."""
-        ids: set[str] = set()
-        for path in self._files():
-            if path.stem == exclude_run:
-                continue
-            try:
-                ids.update(pq.read_table(path, columns=["id"]).column("id").to_pylist())
-            except (OSError, pa.ArrowException) as exc:
-                raise StoreError(f"{path}: cannot read catalog file: {exc}") from None
-        return ids
+@cache
+def generator_build() -> str:
+    """What makes the puzzles: the package version and a hash of the engine's sources, so a chunk
+    made by an older or edited engine is told apart from this one's."""
+    digest = hashlib.sha256()
+    root = Path(engine.__file__).parent
+    for source in sorted(root.rglob("*.py")):
+        digest.update(str(source.relative_to(root)).encode() + b"\0" + source.read_bytes())
+    return f"{GENERATOR_VERSION}+{digest.hexdigest()[:12]}"
 
-    def add(self, run_id: str, book: str, rows: list[Mapping[str, Any]]) -> list[Path]:
-        """Record a finished run's puzzles, one file per grid size."""
-        written = []
-        for size in sorted({int(row["size"]) for row in rows}):
-            folder = make_folder(self.root / f"size={size}")
-            entries = [
-                {key: row[key] for key in CATALOG_SCHEMA.names if key in row}
-                | {"book": book, "run_id": run_id}
-                for row in rows
-                if int(row["size"]) == size
-            ]
-            path = folder / f"{run_id}.parquet"
-            write_table(entries, path, CATALOG_SCHEMA)
-            written.append(path)
-        return written
+
+@contextmanager
+def os_lock(path: Path, wait: bool, note: str = "") -> Iterator[int]:
+    """Hold an exclusive ``flock`` on ``path`` (created if missing, never deleted) for the block;
+    write ``note`` (e.g. our pid) into it once held. :class:`Locked` if another process holds it
+    and ``wait`` is false; a folder or unopenable file at ``path`` is a one-line StoreError."""
+    try:
+        handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except IsADirectoryError:
+        raise StoreError(f"{path}: is a folder, not a lock file; remove it and try again") from None
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot open lock file: {exc.strerror or exc}") from None
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise Locked(path, _holder(handle)) from None
+        if note:
+            os.ftruncate(handle, 0)
+            os.pwrite(handle, f"{note}\n".encode(), 0)
+        yield handle
+    finally:
+        os.close(handle)  # closing drops the lock
+
+
+def _holder(handle: int) -> str:
+    """What the lock's holder wrote into it (its pid), for the message."""
+    try:
+        return os.pread(handle, 200, 0).decode(errors="replace").strip()
+    except OSError:
+        return ""

@@ -43,8 +43,10 @@ def run(
     """Run a book recipe: dig, grade, store, dedupe against the catalog and print the PDF.
 
     The run folder is OUTPUT/<book>/<run-id>; the same command after a crash resumes from the
-    chunks already finished. A recipe without seed makes a new book each day (run again the
-    same day, it resumes). Options override the recipe's values.
+    chunks already finished (a stored chunk made by another recipe, seed or engine is made
+    again). Books running at once into one OUTPUT never share a puzzle, and a book's puzzles
+    count as used only once its PDF is printed. A recipe without seed makes a new book each day
+    (run again the same day, it resumes). Options override the recipe's values.
     """
     from pipeline.prepare import RUN, prepare_engine
     from pipeline.recipe import load_recipe, with_overrides
@@ -62,8 +64,11 @@ def run(
         prepare_engine(RUN)
         result = run_book(book, quiet=quiet, day=date.date() if date else None)
     counts = result.manifest["counts"]
+    redone = result.manifest["chunks_redone"]
+    why = ", ".join(f"{number} {reason}" for reason, number in redone.items())
     typer.echo(
         f"{counts['puzzles']} puzzles in {result.folder} "
         f"({counts['chunks_resumed']} of {counts['chunks_total']} chunks resumed, "
-        f"{counts['duplicates']} duplicates replaced, {result.timings['total']:.1f} s)"
+        + (f"{counts['chunks_redone']} stored chunks made again ({why}), " if redone else "")
+        + f"{counts['duplicates']} duplicates replaced, {result.timings['total']:.1f} s)"
     )

@@ -74,8 +74,18 @@ def atomic_path(path: Path) -> Iterator[Path]:
         with temporary.open("rb+") as written:
             os.fsync(written.fileno())
         os.replace(temporary, path)
+        sync_folder(path.parent)  # the rename itself survives a power cut only once synced
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def sync_folder(folder: Path) -> None:
+    """fsync a folder, so that names created, renamed or removed in it are on disk."""
+    handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
 
 
 def _batches(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:

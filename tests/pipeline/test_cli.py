@@ -27,6 +27,9 @@ COMMANDS = (
     "stats",
     "verify",
 )
+#: Command groups and their commands (``pipeline catalog check``).
+GROUPS = {"catalog": ("check", "rebuild")}
+GROUP_CALLS = [[group] for group in GROUPS] + [[g, c] for g, cs in GROUPS.items() for c in cs]
 #: Modules `pipeline --help` must not wait for.
 HEAVY = (
     "numba",
@@ -42,6 +45,7 @@ HEAVY = (
     "pipeline.store",
     "pipeline.formats",
     "pipeline.recipe",
+    "pipeline.catalog",
 )
 
 
@@ -57,6 +61,37 @@ def one_error_line(stderr: str) -> str:
 
 def test_every_command_is_walked_below() -> None:
     assert command_names() == sorted(COMMANDS)
+
+
+def test_every_group_is_walked_below() -> None:
+    walked = {
+        group.name: tuple(
+            sorted(c.callback.__name__ for c in group.typer_instance.registered_commands)
+        )
+        for group in app.registered_groups
+    }
+    assert walked == GROUPS
+
+
+@pytest.mark.parametrize("words", GROUP_CALLS, ids=" ".join)
+def test_group_commands_have_help_and_refuse_bad_arguments(words: list[str], tmp_path) -> None:
+    result = runner.invoke(app, [*words, "--help"])
+    assert result.exit_code == 0 and re.match(
+        rf"Usage: \S+ {' '.join(words)} \[OPTIONS\]", result.stdout
+    )
+    assert runner.invoke(app, [*words, "-h"]).stdout == result.stdout
+    assert "catalog" in result.stdout and "Traceback" not in result.output
+    if len(words) == 1:  # a bare group shows its help, as a bare `pipeline` does
+        assert runner.invoke(app, words).stdout == result.stdout
+        return
+    for args, message in (
+        (["--no-such-option"], "No such option: --no-such-option"),
+        (["-o", str(tmp_path / "none")], "does not exist"),
+        (["extra"], "Got unexpected extra argument(s) (extra)"),
+    ):
+        bad = runner.invoke(app, [*words, *args])
+        assert bad.exit_code == BAD_ARGUMENTS and bad.stdout == "", (words, args, bad.output)
+        assert message in one_error_line(bad.stderr)
 
 
 def test_version_and_help() -> None:
@@ -121,8 +156,8 @@ def test_help_imports_nothing_heavy() -> None:
     """Every command's --help in a fresh process: none of the engine, numba, Arrow, reportlab."""
     script = (
         "import sys; from typer.testing import CliRunner; from pipeline.cli import app\n"
-        f"for name in {[*COMMANDS, '']!r}:\n"
-        "    result = CliRunner().invoke(app, [name, '--help'] if name else ['--help'])\n"
+        f"for words in {[[name] for name in COMMANDS] + GROUP_CALLS + [[]]!r}:\n"
+        "    result = CliRunner().invoke(app, [*words, '--help'])\n"
         "    assert result.exit_code == 0, result.output\n"
         f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
     )

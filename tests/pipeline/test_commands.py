@@ -17,7 +17,7 @@ from pipeline.cli import app
 from pipeline.recipe import load_recipe
 from pipeline.run import LOCK_FILE, PUZZLES_FILE, run_folder
 from pipeline.store import PUZZLE_SCHEMA, read_rows, write_table
-from tests.pipeline.test_run import small_recipe
+from tests.pipeline.test_run import HOLD_LOCK, small_recipe
 
 runner = CliRunner()
 
@@ -127,9 +127,11 @@ def test_run_refuses_a_locked_folder_naming_the_pid(tmp_path: Path) -> None:
     recipe = small_recipe(tmp_path)
     folder = run_folder(load_recipe(recipe))
     folder.mkdir(parents=True)
-    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(folder / LOCK_FILE)], stdout=subprocess.PIPE
+    )
     try:
-        (folder / LOCK_FILE).write_text(f"{holder.pid}\n")
+        assert holder.stdout.readline() == b"held\n"
         code, _, err = invoke("run", recipe, "-q")
     finally:
         holder.kill()

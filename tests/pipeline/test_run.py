@@ -18,18 +18,20 @@ import pytest
 
 import engine
 from engine.canon import canonical
+from pipeline.catalog import Catalog
 from pipeline.recipe import load_recipe, with_overrides
 from pipeline.report import verify_rows
 from pipeline.run import (
     LOCK_FILE,
     MANIFEST_FILE,
     PUZZLES_FILE,
+    PipelineError,
     RunLocked,
     run_book,
     run_folder,
     run_lock,
 )
-from pipeline.store import CHUNKS, Catalog, puzzle_id, read_metadata, read_rows
+from pipeline.store import CHUNKS, puzzle_id, read_metadata, read_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMESTAMPS = ("created",)
@@ -106,7 +108,8 @@ def test_run_makes_the_book(tmp_path: Path) -> None:
     steps = duckdb.sql(f"select sum(t.steps) from (select unnest(techniques) as t from '{stored}')")
     assert steps.fetchall()[0][0] == sum(t["steps"] for row in rows for t in row["techniques"])
     assert Catalog(recipe.output).known_ids() == {r["id"] for r in rows}
-    assert not (result.folder / LOCK_FILE).exists()
+    with run_lock(result.folder):  # the run let go of its lock
+        pass
 
 
 def test_one_and_two_workers_give_identical_rows(tmp_path: Path, monkeypatch) -> None:
@@ -144,7 +147,6 @@ def test_sigkill_mid_run_then_rerun_matches_an_uninterrupted_run(tmp_path: Path)
     stored = len(list(chunks.glob("*.parquet")))
     assert KILL_AFTER_CHUNKS <= stored < 4 + KILLED_NINES
     assert not (chunks.parent / PUZZLES_FILE).exists()
-    assert (chunks.parent / LOCK_FILE).exists()  # left behind by the dead process: stale
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert f"{stored} of {4 + KILLED_NINES} chunks resumed" in done.stdout
@@ -166,7 +168,7 @@ def test_a_disguised_copy_from_an_earlier_book_is_replaced(tmp_path: Path) -> No
     assert copy != victim["givens"]
     form = canonical(copy)
     elsewhere = with_overrides(recipe, output=tmp_path / "night2")
-    Catalog(elsewhere.output).add(
+    Catalog(elsewhere.output).commit(
         "earlier-night",
         "another-book",
         [
@@ -191,18 +193,40 @@ def test_a_disguised_copy_from_an_earlier_book_is_replaced(tmp_path: Path) -> No
     )
 
 
-def test_lock_names_a_live_holder_and_takes_over_a_stale_one(tmp_path: Path) -> None:
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+HOLD_LOCK = """
+import fcntl, os, sys, time
+handle = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.flock(handle, fcntl.LOCK_EX)
+os.write(handle, str(os.getpid()).encode())
+print("held", flush=True)
+time.sleep(30)
+"""
+
+
+def test_lock_names_a_live_holder_and_is_free_once_it_dies(tmp_path: Path) -> None:
+    lock = tmp_path / LOCK_FILE
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(lock)], stdout=subprocess.PIPE, text=True
+    )
     try:
-        (tmp_path / LOCK_FILE).write_text(f"{sleeper.pid}\n")
-        with pytest.raises(RunLocked, match=f"pid {sleeper.pid}"), run_lock(tmp_path):
+        assert holder.stdout.readline() == "held\n"
+        with pytest.raises(RunLocked, match=f"pid {holder.pid}"), run_lock(tmp_path):
             pass
     finally:
-        sleeper.kill()
-        sleeper.wait()
-    with run_lock(tmp_path) as lock:  # the holder is dead now
-        assert lock.read_text().strip() == str(os.getpid())
-    assert not lock.exists()
+        holder.kill()  # SIGKILL: the process cannot clean up; the kernel drops its lock
+        holder.wait()
+    assert lock.read_text() == str(holder.pid)  # nobody deleted the dead holder's file ...
+    with run_lock(tmp_path) as held:  # ... yet the lock is free
+        assert held.read_text().strip() == str(os.getpid())
+
+
+def test_a_lock_that_is_a_folder_is_one_clear_error(tmp_path: Path) -> None:
+    (tmp_path / LOCK_FILE).mkdir()
+    with (
+        pytest.raises(PipelineError, match=r"\.lock: is a folder, not a lock file"),
+        run_lock(tmp_path),
+    ):
+        pass
 
 
 def test_a_custom_tier_is_not_claimed_by_a_wider_default(tmp_path: Path) -> None:

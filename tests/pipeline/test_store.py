@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 
 import engine
 from engine.canon import canonical
+from pipeline.catalog import Catalog
 from pipeline.store import (
     GENERATOR_VERSION,
     GRID_SCHEMA,
     SCHEMA_VERSION,
-    Catalog,
     StoreError,
     puzzle_id,
     read_metadata,
@@ -147,7 +147,7 @@ def test_catalog_partitions_and_excludes_the_same_run(tmp_path: Path) -> None:
     four = [
         {"id": "four", "size": 4, "box_rows": 2, "box_cols": 2, "canonical": "x", "tier": "easy"}
     ]
-    written = catalog.add("run-a", "book", nine + four)
+    written = catalog.commit("run-a", "book", nine + four)
     assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == [
         "catalog/size=4/run-a.parquet",
         "catalog/size=9/run-a.parquet",
@@ -156,3 +156,19 @@ def test_catalog_partitions_and_excludes_the_same_run(tmp_path: Path) -> None:
     assert catalog.known_ids(exclude_run="run-a") == set()
     hive = pl.read_parquet(tmp_path / "catalog", hive_partitioning=True)
     assert sorted(hive["size"].to_list()) == [4, 9, 9, 9]
+
+
+def test_a_write_syncs_the_file_and_then_its_folder(tmp_path: Path, monkeypatch) -> None:
+    """Durable: the data reaches the disk before the rename, the rename before we go on."""
+    synced: list[Path] = []
+    fsync = os.fsync
+
+    def recording(handle: int) -> None:
+        synced.append(Path(os.readlink(f"/proc/self/fd/{handle}")))
+        fsync(handle)
+
+    monkeypatch.setattr(os, "fsync", recording)
+    write_table(grid_rows(1), tmp_path / "grids.parquet", GRID_SCHEMA)
+    assert len(synced) == 2
+    assert synced[0].parent == tmp_path and synced[0].name.startswith(".grids.parquet.")
+    assert synced[1] == tmp_path

@@ -21,15 +21,15 @@ import os
 import sys
 import threading
 import time
-import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import islice
 from typing import Any, TypeVar, overload
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib.externals.loky import get_reusable_executor
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -80,12 +80,12 @@ class ChunkPlan(Sequence[Chunk]):
     for: a plan of 10**15 items takes no more memory than a plan of ten."""
 
     section: int
-    count: int
+    items: int  # (not ``count``: Sequence has a method of that name)
     chunk_size: int
     first_index: int = 0
 
     def __len__(self) -> int:
-        return -(-self.count // self.chunk_size)
+        return -(-self.items // self.chunk_size)
 
     @overload
     def __getitem__(self, k: int) -> Chunk: ...
@@ -99,7 +99,7 @@ class ChunkPlan(Sequence[Chunk]):
         if not 0 <= k < len(self):
             raise IndexError(k)
         start = k * self.chunk_size
-        return Chunk(self.section, self.first_index + k, min(self.chunk_size, self.count - start))
+        return Chunk(self.section, self.first_index + k, min(self.chunk_size, self.items - start))
 
     def __iter__(self) -> Iterator[Chunk]:
         return (self[k] for k in range(len(self)))
@@ -264,25 +264,35 @@ def _on_local(
             break
     else:
         return
-    sent: deque[T] = deque()  # tasks handed to joblib, waiting for their results
-
-    def calls() -> Iterator[Any]:
-        for task in tasks:
-            sent.append(task)
-            yield delayed(_in_worker)(function, os.getpid(), task)
-
-    parallel = Parallel(n_jobs=workers, return_as="generator", pre_dispatch=f"{AHEAD}*n_jobs")
-    results = parallel(calls())
+    executor = get_reusable_executor(max_workers=workers)
+    finished = False
     try:
-        for result in results:
-            task = sent.popleft()
+        submit = partial(executor.submit, _in_worker, function, os.getpid())
+        yield from _windowed(submit, tasks, AHEAD * workers, check)
+        finished = True
+    finally:  # stopped early (--strict, an error, SIGTERM): no worker goes on computing
+        if not finished:
+            executor.shutdown(wait=False, kill_workers=True)
+
+
+def _windowed(
+    submit: Callable[[T], Any], tasks: Iterator[T], window: int, check: Check | None
+) -> Iterator[tuple[T, Any]]:
+    """Results of ``submit(task)`` futures in task order, at most ``window`` in flight, each
+    checked as it comes in; the futures still out are cancelled when the caller stops early."""
+    pending: deque[tuple[T, Any]] = deque((task, submit(task)) for task in islice(tasks, window))
+    try:
+        while pending:
+            task, future = pending[0]
+            result = future.result()
+            pending.popleft()
             if check is not None:
                 check(task, result)
+            pending.extend((following, submit(following)) for following in islice(tasks, 1))
             yield task, result
-    finally:  # stopped early (--strict, an error, SIGTERM): cancel the rest, stop the workers
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            results.close()
+    finally:
+        for _, future in pending:
+            future.cancel()
 
 
 def _in_worker(function: Callable[[T], R], parent: int, task: T) -> R:
@@ -313,23 +323,11 @@ def _on_dask(
     function: Callable[[T], R], tasks: Iterable[T], spec: ParallelSpec, check: Check | None
 ) -> Iterator[tuple[T, R]]:
     client = dask_client(spec)
-    pending: deque[tuple[T, Any]] = deque()
     try:
-        tasks = iter(tasks)
         window = AHEAD * max(1, sum(client.nthreads().values()))
-        for task in islice(tasks, window):
-            pending.append((task, client.submit(function, task, pure=False)))
-        while pending:
-            task, future = pending.popleft()
-            result = future.result()
-            future.release()
-            if check is not None:
-                check(task, result)
-            for following in islice(tasks, 1):
-                pending.append((following, client.submit(function, following, pure=False)))
-            yield task, result
+        submit = partial(client.submit, function, pure=False)
+        yield from _windowed(submit, iter(tasks), window, check)
     finally:
-        client.cancel([future for _, future in pending])
         client.close()
 
 

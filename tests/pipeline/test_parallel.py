@@ -78,7 +78,7 @@ def test_workers_start_only_for_work_that_pays_for_them(monkeypatch) -> None:
     def no_pool(*args, **kwargs):
         raise AssertionError("a pool was started for a few milliseconds of work")
 
-    monkeypatch.setattr("pipeline.parallel.Parallel", no_pool)
+    monkeypatch.setattr("pipeline.parallel.get_reusable_executor", no_pool)
     assert len(collect(2)) == 30  # cheap chunks: all in this process
 
 
@@ -121,7 +121,7 @@ def test_tasks_are_drawn_lazily_a_few_ahead_of_the_workers(monkeypatch) -> None:
     got = [job.chunk.index for job, _ in islice(results, 6)]
     results.close()
     assert got == list(range(6))
-    assert len(drawn) <= 6 + AHEAD * 2 + 2
+    assert len(drawn) <= 6 + AHEAD * 2 + 1
 
 
 def test_jobs_are_capped_at_the_usable_cores(monkeypatch, capsys) -> None:

@@ -202,7 +202,9 @@ def test_grade_on_dask_writes_the_same_file_as_local(
         source, tmp_path / "dask.parquet", "--backend", "dask", "--scheduler", scheduler
     )
     assert local[0] == on_dask[0] == 1  # two rows are not ok
-    assert on_dask[1] == local[1]  # the same summary
+    timed = "slowest to grade"  # the summary's one part that depends on the machine's speed
+    assert on_dask[1].split(timed)[0] == local[1].split(timed)[0]
+    assert on_dask[1].split("rows that are not ok")[1] == local[1].split("rows that are not ok")[1]
     table = pq.read_table(tmp_path / "dask.parquet")
     assert table.equals(pq.read_table(tmp_path / "local.parquet"))
     assert table.column("status").to_pylist().count("ok") == 30

@@ -81,7 +81,7 @@ def check_dug(job: DigJob, rows: Sequence[Mapping[str, Any]]) -> None:
         _expect(where, row, {"seed": job.run_seed, "run_id": job.run_id, "tier": section.tier})
         _expect(where, row, {"size": section.size, "box_rows": section.box_rows})
         _expect(where, row, {"box_cols": section.box_cols})
-        solution = _full_grid(where, row["solution"], section.box)
+        solution = str(row["solution"])  # the grade below proves it the one valid completion
         if job.solutions and solution != job.solutions[position]:
             _fail(where, "the solution is not the grid the task sent")
         _keeps_givens(where, row["givens"], solution)

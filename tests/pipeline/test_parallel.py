@@ -25,7 +25,16 @@ from pipeline.parallel import (
 )
 from pipeline.recheck import check_dug
 from pipeline.recipe import ALL_CORES, ParallelSpec, SectionSpec
-from pipeline.run import DigJob, GridJob, grid_chunk, section_tiers
+from pipeline.run import (
+    SEED_CHUNK,
+    DigJob,
+    GridJob,
+    dig_solutions,
+    generate_grids,
+    grid_chunk,
+    section_tiers,
+)
+from pipeline.store import read_rows
 from tests.pipeline import worker_tasks
 
 TIMESTAMPS = ("created",)
@@ -165,3 +174,27 @@ def test_a_forged_row_from_a_worker_is_rejected(tmp_path, monkeypatch) -> None:
             check=check_dug,
         )
     assert len(stored) == 1  # only the chunk this process dug itself, before the pool
+
+
+def test_chunk_size_changes_neither_grids_nor_puzzles(tmp_path, monkeypatch) -> None:
+    """``pipeline generate`` and ``dig`` seed fixed chunks; their chunk size only groups them
+    into tasks, on one process or two."""
+    monkeypatch.setattr("pipeline.parallel.WORKER_START", 0.0)
+    grids, puzzles = [], []
+    section = SectionSpec("Tiny", 4, 2, 2, "easy", 0, minimal=False)
+    for n_jobs, chunk_size in ((1, 1), (1, 25), (2, 30), (2, 200)):
+        spec = ParallelSpec(n_jobs=n_jobs, chunk_size=chunk_size)
+        path = tmp_path / f"grids-{n_jobs}-{chunk_size}.parquet"
+        assert generate_grids(60, 4, "2x2", 8, spec, path) == 60
+        grids.append(strip(read_rows(path)))
+        solutions = [row["solution"] for row in grids[-1]][:30]
+        dug = tmp_path / f"dug-{n_jobs}-{chunk_size}.parquet"
+        assert dig_solutions(solutions, section, 8, spec, dug) == 30
+        puzzles.append(strip(read_rows(dug)))
+    assert all(rows == grids[0] for rows in grids) and len({r["id"] for r in grids[0]}) > 1
+    assert all(rows == puzzles[0] for rows in puzzles)
+    assert [row["chunk"] for row in grids[0]] == [k // SEED_CHUNK for k in range(60)]
+
+
+def strip(rows: list[dict]) -> list[dict]:
+    return [{k: v for k, v in row.items() if k not in TIMESTAMPS} for row in rows]

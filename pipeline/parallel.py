@@ -333,7 +333,8 @@ def _on_dask(
 
 def dask_security(spec: ParallelSpec) -> Any:
     """The ``distributed.security.Security`` of a ``tls://`` scheduler (the spec's CA, client
-    certificate and key; encryption required), or None for loopback ``tcp://``."""
+    certificate and key; encryption required), or None for a plain ``tcp://`` the address
+    check lets through (loopback, or ``insecure``)."""
     try:
         address = check_scheduler_address(spec.scheduler or "", spec.insecure)
     except SchedulerAddressError as exc:

@@ -154,7 +154,7 @@ def _capped_workers(n_jobs: int) -> int:
     if n_jobs > workers and n_jobs not in _told:
         _told.add(n_jobs)
         print(
-            f"--jobs {n_jobs}: only {workers} usable cores here, starting {workers} workers",
+            f"--jobs {n_jobs}: only {workers} usable cores here, so at most {workers} workers",
             file=sys.stderr,
         )
     return workers

@@ -143,7 +143,7 @@ def test_jobs_are_capped_at_the_usable_cores(monkeypatch, capsys) -> None:
     assert len(pids - {os.getpid()}) <= 2
     assert len(list(results_in_order(worker_tasks.pid, range(4), ParallelSpec(16)))) == 4
     err = capsys.readouterr().err  # said once, not once per call
-    assert err.count("--jobs 16: only 2 usable cores here, starting 2 workers") == 1
+    assert err.count("--jobs 16: only 2 usable cores here, so at most 2 workers") == 1
     assert len(err.strip().splitlines()) == 1
 
 

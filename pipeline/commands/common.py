@@ -44,7 +44,14 @@ Jobs = Annotated[
         callback=_usable_jobs,
     ),
 ]
-ChunkSize = Annotated[int, typer.Option(min=1, help="Items per task sent to a worker.")]
+ChunkSize = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        help="Items per task sent to a worker, in whole seeded chunks of 25: it changes how the "
+        "work is shared out, never the output.",
+    ),
+]
 Seed = Annotated[int, typer.Option(min=0, help="Seed: the same seed gives the same output.")]
 BackendOption = Annotated[
     Backend | None, typer.Option("--backend", help="Where tasks run (default: local processes).")

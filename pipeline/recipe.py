@@ -379,7 +379,8 @@ def _parallel(top: _Table, base: Path = Path()) -> ParallelSpec:
         except SchedulerAddressError as exc:
             table.fail("scheduler", str(exc))
         if address.tls and (tls["tls_ca"] is None or tls["tls_cert"] is None):
-            table.fail("scheduler", f"{scheduler} is tls://: tls_ca and tls_cert are required")
+            needs = "tls_ca and tls_cert (--tls-ca, --tls-cert) are required"
+            table.fail("scheduler", f"{scheduler} is tls://: {needs}")
     elif backend == "dask":
         table.fail("scheduler", 'is required when backend = "dask" (e.g. "tcp://127.0.0.1:8786")')
     chunk_size = table.integer("chunk_size", DEFAULT_CHUNK_SIZE, 1)

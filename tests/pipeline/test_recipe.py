@@ -301,7 +301,7 @@ def test_overrides_are_checked_like_the_file():
     dask = with_overrides(recipe, backend="dask", scheduler="tcp://10.0.0.1:8786", insecure=True)
     assert dask.parallel.backend == "dask" and dask.parallel.insecure
     assert recipe_hash(dask) == recipe_hash(recipe)
-    with pytest.raises(RecipeError, match=r"tls://h:1 is tls://: tls_ca and tls_cert are required"):
+    with pytest.raises(RecipeError, match=r"tls://h:1 is tls://: tls_ca and tls_cert \(--tls-ca"):
         with_overrides(recipe, backend="dask", scheduler="tls://h:1")
     ca, cert = Path("ca.pem"), Path("me.pem")
     tls = with_overrides(recipe, backend="dask", scheduler="tls://h:1", tls_ca=ca, tls_cert=cert)

@@ -5,13 +5,18 @@ Exit codes: 0 when all went well; 1 when some data rows are bad (the output is s
 failure is one ``Error: ...`` line on stderr: :class:`OneLineErrors` runs the command line in
 click's non-standalone mode and prints usage errors itself, so neither the installed
 ``pipeline`` script nor ``CliRunner().invoke(app, ...)`` shows a panel, a usage block or a
-traceback. This module imports nothing heavy: ``pipeline --help`` must stay fast.
+traceback. SIGTERM ends a command as Ctrl-C does, through every ``finally`` on the way (partial
+files removed, local worker processes stopped), with exit code 143. This module imports nothing
+heavy: ``pipeline --help`` must stay fast.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from importlib.metadata import version
 from typing import Annotated, Any, NoReturn
 
@@ -22,6 +27,29 @@ OK = 0
 SOME_ROWS_BAD = 1  # the output is complete, but some input rows were not ok
 BAD_ARGUMENTS = 2  # an argument or file the command cannot work with (as click's usage errors)
 INTERRUPTED = 130  # Ctrl-C, as a shell reports a SIGINT
+TERMINATED = 143  # SIGTERM, as a shell reports it
+
+
+class Terminated(SystemExit):
+    """SIGTERM arrived: unwinds the command like an exception, so cleanup code runs."""
+
+
+def _terminate(signum: int, frame: object) -> NoReturn:
+    raise Terminated(TERMINATED)
+
+
+@contextmanager
+def terminate_cleanly() -> Iterator[None]:
+    """For the block, SIGTERM raises :class:`Terminated` in the main thread (elsewhere a
+    handler cannot be installed, and the block runs as it is)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def error_line(message: str) -> str:
@@ -41,7 +69,11 @@ class OneLineErrors(TyperGroup):
         **extra: Any,
     ) -> NoReturn:
         try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with terminate_cleanly():
+                code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except Terminated:
+            typer.echo(error_line("terminated (SIGTERM); unfinished files removed"), err=True)
+            code = TERMINATED
         except typer.TyperException as exc:  # click's UsageError, BadParameter, FileError ...
             typer.echo(error_line(exc.format_message()), err=True)
             code = BAD_ARGUMENTS

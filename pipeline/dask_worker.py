@@ -3,7 +3,8 @@
 A run on Dask registers :class:`PrepareEngine` with the cluster (``pipeline.parallel``): every
 worker there now, and every worker that joins later, compiles the kernels a run needs, or loads
 them from numba's cache on its machine, before it takes a task. Workers started by hand can do
-the same at start-up: ``dask worker tcp://host:8786 --preload pipeline.dask_worker``.
+the same at start-up: ``dask worker tls://host:8786 --preload pipeline.dask_worker`` (with
+its ``--tls-ca-file``, ``--tls-cert`` and ``--tls-key``).
 
 Each worker machine keeps its own cache (beside the engine's sources, or under
 ``NUMBA_CACHE_DIR``): the first worker on a machine compiles for a minute or two, the others

@@ -1,11 +1,13 @@
 """``grade_files``: grade puzzle files that others made, every input row accounted for.
 
 Flow: :func:`pipeline.formats.read_puzzles` streams chunks of rows; the well-formed puzzles of a
-chunk go to a worker (joblib's loky), which grades them with one ``engine.grade_many`` call per
-grid size (uniqueness comes with the grade: logic proves it, or the engine counts) and sends back
-Arrow columns; results come back in input order, so the output does not depend on the worker
-count; each chunk is joined with its input rows into an Arrow table, written as it arrives and
-folded into a :class:`Summary` of bounded size, so memory stays flat whatever the file size.
+chunk go to a worker (local processes or a Dask cluster: :mod:`pipeline.parallel`), which
+grades them with one ``engine.grade_many`` call per grid size (uniqueness comes with the grade:
+logic proves it, or the engine counts) and sends back Arrow columns, checked here
+(:func:`pipeline.recheck.check_verdicts`); results come back in input order, so the output does
+not depend on the worker count or backend; each chunk is joined with its input rows into an
+Arrow table, written as it arrives and folded into a :class:`Summary` of bounded size, so
+memory stays flat whatever the file size.
 Nothing is done row by row in Python that Arrow or numpy can do for a whole column.
 """
 
@@ -13,8 +15,6 @@ from __future__ import annotations
 
 import heapq
 import math
-import time
-import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -24,15 +24,15 @@ from typing import NamedTuple
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from joblib import Parallel, delayed
 
 import engine
 from engine import InvalidPuzzle, MultipleSolutions, NoSolution, Tier
 from pipeline.formats import FormatError, InputRow, InputSize, ReadMeter, input_size, read_puzzles
 from pipeline.formats.writers import output_kind, write_tables
-from pipeline.parallel import pool_pays
+from pipeline.parallel import results_in_order
 from pipeline.prepare import GRADE, prepare_engine
-from pipeline.recipe import ALL_CORES, JOBS_ALLOWED, bands_for, usable_jobs
+from pipeline.recheck import check_verdicts
+from pipeline.recipe import ALL_CORES, JOBS_ALLOWED, ParallelSpec, bands_for, usable_jobs
 
 OK, INVALID, NO_SOLUTION, MULTIPLE = "ok", "invalid", "no_solution", "multiple_solutions"
 STATUSES = (OK, INVALID, NO_SOLUTION, MULTIPLE)
@@ -330,36 +330,10 @@ def _output_table(chunk: list[InputRow], verdicts: Verdicts) -> pa.Table:
     )
 
 
-def _in_order(
-    function: Callable[[Task], Verdicts], tasks: Iterator[Task], n_jobs: int
-) -> Iterator[Verdicts]:
-    """``function`` over ``tasks``, results in task order; tasks are drawn lazily (a few ahead
-    of the workers), so a long input is never held in memory. Tasks run in this process until
-    the time they have taken shows the input is long enough to pay for starting workers
-    (:func:`pipeline.parallel.pool_pays`); the rest go to the workers. A short file never waits
-    for a pool, and a long one spends at most that time on one core."""
-    start = time.perf_counter()
-    for task in tasks:
-        yield function(task)
-        if pool_pays(time.perf_counter() - start, n_jobs):
-            break
-    else:
-        return
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
-    results = parallel(delayed(function)(task) for task in tasks)
-    try:
-        for result in results:  # noqa: UP028  (``yield from`` would close ``results`` unguarded)
-            yield result
-    finally:  # stopped early (--strict): cancel the rest without joblib's warning about it
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            results.close()
-
-
 def _result_tables(
     chunks: Iterator[list[InputRow]],
     tiers: tuple[Tier, ...],
-    n_jobs: int,
+    spec: ParallelSpec,
     strict: bool,
     summary: Summary,
     meter: ReadMeter,
@@ -373,7 +347,7 @@ def _result_tables(
             pending.append((chunk, meter.bytes_read))
             yield [(row.puzzle, row.box) for row in chunk if row.ok], tiers  # type: ignore[misc]
 
-    for verdicts in _in_order(grade_chunk, tasks(), n_jobs):
+    for _, verdicts in results_in_order(grade_chunk, tasks(), spec, check_verdicts):
         chunk, bytes_read = pending.popleft()
         table = _output_table(chunk, verdicts)
         status = table.column("status").to_numpy(zero_copy_only=False)
@@ -401,19 +375,22 @@ def grade_files(
     n_jobs: int = ALL_CORES,
     chunk_size: int = DEFAULT_CHUNK,
     strict: bool = False,
+    parallel: ParallelSpec | None = None,
     on_progress: Callable[[Done], None] = lambda done: None,
 ) -> Summary:
     """Grade every puzzle-like row of ``sources`` (paths or ``-``), one output row each.
 
     ``fmt``, ``column`` and ``box`` are as in :func:`pipeline.formats.read_puzzles`; ``tiers``
     are a recipe's own bands, put before each grid size's defaults as a run does;
-    ``on_progress`` is called as chunks are done (for a progress bar). Raises
+    ``on_progress`` is called as chunks are done (for a progress bar); ``parallel`` runs the
+    chunks on its backend (default: ``n_jobs`` local processes). Raises
     :class:`UnusableArguments` before any grading when the arguments cannot work, and
     :class:`StrictStop` at the first row that is not ok when ``strict`` (the output is then not
     written: writes are atomic).
     """
     if not usable_jobs(n_jobs):
         raise UnusableArguments(f"--jobs must be {JOBS_ALLOWED}, got {n_jobs}")
+    spec = parallel or ParallelSpec(n_jobs=n_jobs)
     try:
         if output is not None:
             output_kind(output)
@@ -434,7 +411,7 @@ def grade_files(
         on_progress(Done(rows, bytes_read, size))
 
     on_progress(Done(0, 0, size))  # the total, before the first chunk is done
-    tables = _result_tables(chunks, tuple(tiers), n_jobs, strict, summary, meter, chunk_done)
+    tables = _result_tables(chunks, tuple(tiers), spec, strict, summary, meter, chunk_done)
     if output is None:
         deque(tables, maxlen=0)  # grade for the summary alone
     else:
@@ -452,7 +429,8 @@ def graded_table(
     except FormatError as exc:
         raise UnusableArguments(str(exc)) from None
     prepare_engine(GRADE)
+    spec = ParallelSpec(n_jobs=n_jobs)
     tables = _result_tables(
-        chunks, tuple(tiers), n_jobs, False, Summary(), ReadMeter(), lambda rows, read: None
+        chunks, tuple(tiers), spec, False, Summary(), ReadMeter(), lambda rows, read: None
     )
     return pa.concat_tables([SCHEMA.empty_table(), *tables])

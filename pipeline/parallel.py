@@ -1,33 +1,59 @@
-"""Work in chunks, on local processes (joblib's loky) or a Dask cluster (joblib's dask backend).
+"""The one parallel layer: tasks on local processes (joblib's loky) or a Dask cluster, results in
+task order, streamed, each checked in this process before anyone stores it.
 
 Determinism does not depend on where or in which order chunks run: chunk ``c`` of section ``s``
 draws every random number from ``SeedSequence(run_seed, spawn_key=(s, c))``, so one worker, two
 workers and a Dask cluster make identical rows. Chunks are large (``chunk_size`` puzzles) so a
 task's cost dwarfs process start-up and pickling.
+
+Resources stay bounded: tasks are drawn lazily from an iterable (a plan of 10**15 items is
+arithmetic, :class:`ChunkPlan`), only a few per worker are in flight, local workers are capped
+at the cores this process may use, and they exit when this process dies
+(:func:`_exit_with_parent`). On a Dask cluster, the scheduler address must pass
+:func:`pipeline.scheduler_address.check_scheduler_address` and a ``tls://`` one is used with the
+spec's certificates; whatever a worker returns goes through the caller's ``check`` before it is
+passed on (:mod:`pipeline.recheck`).
 """
 
 from __future__ import annotations
 
-import math
+import os
+import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from functools import partial
+from itertools import islice
+from typing import Any, TypeVar, overload
 
 import numpy as np
-from joblib import Parallel, delayed, effective_n_jobs, parallel_config
+from joblib.externals.loky import get_reusable_executor
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pipeline.recipe import ParallelSpec
+from pipeline.recipe import ALL_CORES, ParallelSpec
+from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address
 
 T = TypeVar("T")
+R = TypeVar("R")
 DASK_CONNECT_TIMEOUT = "10s"  # how long to wait for a Dask scheduler before giving up
+DASK_WORKER_TIMEOUT = 120  # seconds to wait for a first worker to join the scheduler
+AHEAD = 2  # tasks in flight per worker: enough to keep it busy, few enough to bound memory
+PARENT_POLL = 0.5  # seconds between a local worker's checks that its parent is alive
+
+#: ``check(task, result)`` raises :class:`UntrustedResult` when a worker's result is not what
+#: the task must give; it runs in this process before the result is used.
+Check = Callable[[Any, Any], None]
 
 
 class ParallelError(ValueError):
     """The chosen backend cannot run (e.g. no Dask scheduler at the address)."""
+
+
+class UntrustedResult(ParallelError):
+    """A worker returned a result that does not survive re-verification in this process."""
 
 
 @dataclass(frozen=True)
@@ -48,15 +74,42 @@ class Chunk:
         return np.random.SeedSequence(run_seed, spawn_key=(self.section, self.index, *extra))
 
 
-def plan_chunks(section: int, count: int, chunk_size: int, first_index: int = 0) -> list[Chunk]:
+@dataclass(frozen=True)
+class ChunkPlan(Sequence[Chunk]):
+    """``count`` items of a section in chunks of at most ``chunk_size``, each computed when asked
+    for: a plan of 10**15 items takes no more memory than a plan of ten."""
+
+    section: int
+    items: int  # (not ``count``: Sequence has a method of that name)
+    chunk_size: int
+    first_index: int = 0
+
+    def __len__(self) -> int:
+        return -(-self.items // self.chunk_size)
+
+    @overload
+    def __getitem__(self, k: int) -> Chunk: ...
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[Chunk]: ...
+    def __getitem__(self, k: int | slice) -> Chunk | Sequence[Chunk]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        start = k * self.chunk_size
+        return Chunk(self.section, self.first_index + k, min(self.chunk_size, self.items - start))
+
+    def __iter__(self) -> Iterator[Chunk]:
+        return (self[k] for k in range(len(self)))
+
+
+def plan_chunks(section: int, count: int, chunk_size: int, first_index: int = 0) -> ChunkPlan:
     """``count`` items of a section split into chunks of at most ``chunk_size``."""
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
-    chunks = math.ceil(count / chunk_size)
-    return [
-        Chunk(section, first_index + k, min(chunk_size, count - k * chunk_size))
-        for k in range(chunks)
-    ]
+    return ChunkPlan(section, count, chunk_size, first_index)
 
 
 def progress_bar(quiet: bool) -> Progress:
@@ -78,62 +131,236 @@ def progress_bar(quiet: bool) -> Progress:
 WORKER_START = 2.5
 
 
+def usable_cores() -> int:
+    """Cores this process may run on (its CPU affinity, not the machine's total)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def local_workers(n_jobs: int) -> int:
+    """Local worker processes for ``n_jobs``: every usable core for -1, never more than them."""
+    cores = usable_cores()
+    return cores if n_jobs == ALL_CORES else min(n_jobs, cores)
+
+
+_told: set[int] = set()  # worker counts already reported as capped by this process
+
+
+def _capped_workers(n_jobs: int) -> int:
+    """:func:`local_workers`, with one line on stderr (once) when ``n_jobs`` asks for more."""
+    workers = local_workers(n_jobs)
+    if n_jobs > workers and n_jobs not in _told:
+        _told.add(n_jobs)
+        print(
+            f"--jobs {n_jobs}: only {workers} usable cores here, so at most {workers} workers",
+            file=sys.stderr,
+        )
+    return workers
+
+
 def pool_pays(seconds_left: float, n_jobs: int) -> bool:
     """Whether ``n_jobs`` fresh local workers would finish ``seconds_left`` of work sooner than
     this process alone."""
-    workers = effective_n_jobs(n_jobs)
+    workers = local_workers(n_jobs)
     return workers > 1 and seconds_left > WORKER_START * workers / (workers - 1)
 
 
 def run_tasks(
-    function: Callable[[T], Any],
-    tasks: Sequence[T],
+    function: Callable[[T], R],
+    tasks: Iterable[T],
     spec: ParallelSpec,
-    on_done: Callable[[T, Any], None],
+    on_done: Callable[[T, R], None],
     label: str = "chunks",
     quiet: bool = True,
+    check: Check | None = None,
 ) -> None:
     """Run ``function`` on every task with the spec's backend; ``on_done(task, result)`` runs in
-    this process as each result arrives (in completion order), e.g. to store the chunk at once.
+    this process for each result, in task order, as soon as it and those before it are in."""
+    for task, result in results_in_order(function, tasks, spec, check, label, quiet):
+        on_done(task, result)
+
+
+def results_in_order(
+    function: Callable[[T], R],
+    tasks: Iterable[T],
+    spec: ParallelSpec,
+    check: Check | None = None,
+    label: str | None = None,
+    quiet: bool = True,
+) -> Iterator[tuple[T, R]]:
+    """``(task, function(task))`` for every task, in task order, on the spec's backend; tasks are
+    drawn lazily, a few ahead of the workers. ``check(task, result)`` runs here on every result
+    computed in another process (a local worker or a Dask worker) before it is yielded. With a
+    ``label``, a progress bar counts the results (of ``len(tasks)`` when tasks is a sequence).
 
     Locally, tasks run in this process first, timed, and the rest go to worker processes only
-    once the time they are likely to take would pay for starting them (:func:`pool_pays`):
-    a small book never waits for workers. Where a task runs does not change its result."""
-    if not tasks:
-        return
-    with ExitStack() as stack:
-        if spec.backend == "dask":
-            stack.enter_context(_dask_client(spec.scheduler))
-            stack.enter_context(parallel_config(backend="dask"))
-        bar = stack.enter_context(progress_bar(quiet))
-        task_id = bar.add_task(label, total=len(tasks))
-        first = 0
-        if spec.backend == "loky":
-            start = time.perf_counter()
-            while first < len(tasks):
-                left = len(tasks) - first
-                if first and pool_pays((time.perf_counter() - start) / first * left, spec.n_jobs):
-                    break
-                on_done(tasks[first], function(tasks[first]))
-                first += 1
-                bar.advance(task_id)
-        rest = tasks[first:]
-        if not rest:
-            return
-        parallel = Parallel(n_jobs=spec.n_jobs, return_as="generator_unordered")
-        for index, result in parallel(
-            delayed(_indexed)(function, i, t) for i, t in enumerate(rest)
-        ):
-            on_done(rest[index], result)
+    once the time they are likely to take would pay for starting them (:func:`pool_pays`; the
+    time so far when the task count is unknown): a small job never waits for workers. On Dask,
+    every task runs on the cluster, even with one worker thread or ``n_jobs = 1``."""
+    total = len(tasks) if isinstance(tasks, Sequence) else None
+    if spec.backend == "dask":
+        results = _on_dask(function, tasks, spec, check)
+    else:
+        results = _on_local(function, tasks, spec.n_jobs, check)
+    if label is None:
+        return results
+    return _counted(results, label, total, quiet)
+
+
+def _counted(
+    results: Iterator[tuple[T, R]], label: str, total: int | None, quiet: bool
+) -> Iterator[tuple[T, R]]:
+    with progress_bar(quiet) as bar:
+        task_id = bar.add_task(label, total=total)
+        for pair in results:
+            yield pair
             bar.advance(task_id)
 
 
-def _indexed(function: Callable[[T], Any], index: int, task: T) -> tuple[int, Any]:
-    return index, function(task)
+@dataclass(frozen=True)
+class EachOf:
+    """``function`` over a batch of tasks, as one task (picklable): many small seeded units
+    travel together, so the batch size decides only scheduling, never a result."""
+
+    function: Callable[[Any], Any]
+
+    def __call__(self, batch: Sequence[Any]) -> list[Any]:
+        return [self.function(task) for task in batch]
 
 
-def _dask_client(scheduler: str | None) -> Any:
-    """A connected ``distributed.Client`` (a context manager), or a clear error."""
+def check_each(check: Check) -> Check:
+    """``check`` for every ``(task, result)`` of a batch (:class:`EachOf`)."""
+
+    def each(batch: Sequence[Any], results: Sequence[Any]) -> None:
+        if len(results) != len(batch):
+            raise UntrustedResult(f"{len(results)} results for a batch of {len(batch)} tasks")
+        for task, result in zip(batch, results, strict=True):
+            check(task, result)
+
+    return each
+
+
+def in_batches(tasks: Iterable[T], size: int) -> Iterator[tuple[T, ...]]:
+    """Consecutive tasks in tuples of ``size`` (the last may be shorter), drawn lazily."""
+    tasks = iter(tasks)
+    while batch := tuple(islice(tasks, size)):
+        yield batch
+
+
+def _on_local(
+    function: Callable[[T], R], tasks: Iterable[T], n_jobs: int, check: Check | None
+) -> Iterator[tuple[T, R]]:
+    total = len(tasks) if isinstance(tasks, Sequence) else None
+    tasks = iter(tasks)
+    workers = _capped_workers(n_jobs)
+    start = time.perf_counter()
+    for done, task in enumerate(tasks, 1):
+        yield task, function(task)
+        elapsed = time.perf_counter() - start
+        left = elapsed / done * (total - done) if total is not None else elapsed
+        if pool_pays(left, workers):
+            break
+    else:
+        return
+    executor = get_reusable_executor(max_workers=workers)
+    finished = False
+    try:
+        submit = partial(executor.submit, _in_worker, function, os.getpid())
+        yield from _windowed(submit, tasks, AHEAD * workers, check)
+        finished = True
+    finally:  # stopped early (--strict, an error, SIGTERM): no worker goes on computing
+        if not finished:
+            executor.shutdown(wait=False, kill_workers=True)
+
+
+def _windowed(
+    submit: Callable[[T], Any], tasks: Iterator[T], window: int, check: Check | None
+) -> Iterator[tuple[T, Any]]:
+    """Results of ``submit(task)`` futures in task order, at most ``window`` in flight, each
+    checked as it comes in; the futures still out are cancelled when the caller stops early."""
+    pending: deque[tuple[T, Any]] = deque((task, submit(task)) for task in islice(tasks, window))
+    try:
+        while pending:
+            task, future = pending[0]
+            result = future.result()
+            pending.popleft()
+            if check is not None:
+                check(task, result)
+            pending.extend((following, submit(following)) for following in islice(tasks, 1))
+            yield task, result
+    finally:
+        for _, future in pending:
+            future.cancel()
+
+
+def _in_worker(function: Callable[[T], R], parent: int, task: T) -> R:
+    """``function(task)`` in a local worker that exits once ``parent`` is gone."""
+    _exit_with_parent(parent)
+    return function(task)
+
+
+_watching: list[int] = []  # the parent this worker process watches, once it started watching
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Start (once per process) a thread that ends this worker when its parent process dies:
+    a killed ``pipeline`` leaves no workers computing for nobody."""
+    if _watching or os.getpid() == parent:
+        return
+    _watching.append(parent)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def _on_dask(
+    function: Callable[[T], R], tasks: Iterable[T], spec: ParallelSpec, check: Check | None
+) -> Iterator[tuple[T, R]]:
+    client = dask_client(spec)
+    try:
+        window = AHEAD * max(1, sum(client.nthreads().values()))
+        submit = partial(client.submit, function, pure=False)
+        yield from _windowed(submit, iter(tasks), window, check)
+    finally:
+        client.close()
+
+
+def dask_security(spec: ParallelSpec) -> Any:
+    """The ``distributed.security.Security`` of a ``tls://`` scheduler (the spec's CA, client
+    certificate and key; encryption required), or None for a plain ``tcp://`` the address
+    check lets through (loopback, or ``insecure``)."""
+    try:
+        address = check_scheduler_address(spec.scheduler or "", spec.insecure)
+    except SchedulerAddressError as exc:
+        raise ParallelError(f"scheduler: {exc}") from None
+    if not address.tls:
+        return None
+    if spec.tls_ca is None or spec.tls_cert is None:
+        raise ParallelError(f"scheduler {spec.scheduler}: tls:// needs tls_ca and tls_cert files")
+    for path in (spec.tls_ca, spec.tls_cert, spec.tls_key):
+        if path is not None and not os.path.isfile(path):
+            raise ParallelError(f"scheduler {spec.scheduler}: no such certificate file {path}")
+    from distributed.security import Security
+
+    return Security(
+        tls_ca_file=str(spec.tls_ca),
+        tls_client_cert=str(spec.tls_cert),
+        tls_client_key=None if spec.tls_key is None else str(spec.tls_key),
+        require_encryption=True,
+    )
+
+
+def dask_client(spec: ParallelSpec) -> Any:
+    """A ``distributed.Client`` connected to the spec's scheduler, with at least one worker that
+    prepares the engine before its first task; or a clear error. The address is checked first
+    (:func:`dask_security`), so an untrusted one is refused before any connection."""
+    security = dask_security(spec)
     try:
         from distributed import Client
     except ImportError:
@@ -141,10 +368,18 @@ def _dask_client(scheduler: str | None) -> Any:
             'backend "dask" needs the optional extra: pip install "sudoku-pipeline[distributed]"'
         ) from None
     try:
-        client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
+        client = Client(spec.scheduler, timeout=DASK_CONNECT_TIMEOUT, security=security)
     except OSError as exc:
-        raise ParallelError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-    prepare_workers(client)
+        raise ParallelError(f"cannot reach the Dask scheduler at {spec.scheduler}: {exc}") from None
+    try:
+        client.wait_for_workers(1, timeout=DASK_WORKER_TIMEOUT)
+        prepare_workers(client)
+    except TimeoutError:
+        client.close()
+        raise ParallelError(
+            f"no worker joined the Dask scheduler at {spec.scheduler} within "
+            f"{DASK_WORKER_TIMEOUT} s"
+        ) from None
     return client
 
 

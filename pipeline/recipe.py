@@ -21,7 +21,13 @@ Schema (every key is optional unless marked required; ``configs/nightly.toml`` s
     [parallel]
     n_jobs     = -1              # integer >= 1, or -1 for every core
     backend    = "loky"          # "loky" | "dask"
-    scheduler  = "tcp://host:8786"  # required when backend = "dask"
+    scheduler  = "tls://host:8786"  # required when backend = "dask": tls://, or tcp:// on
+                                 # 127.0.0.1 / [::1] / localhost (pipeline.scheduler_address)
+    insecure   = false           # allow plain tcp:// to another machine (its workers can run
+                                 # code in this process: only on a network that is all yours)
+    tls_ca     = "ca.pem"        # with tls://: CA that signed the scheduler's and workers'
+    tls_cert   = "client.pem"    # certificates; this process's certificate and its key
+    tls_key    = "client-key.pem"  # (paths relative to the recipe; key optional if in cert)
     chunk_size = 25              # puzzles per task (integer >= 1)
 
     [print]
@@ -45,7 +51,7 @@ Schema (every key is optional unless marked required; ``configs/nightly.toml`` s
     size     = 9                 # 4 .. 64, not prime (default 9, or rows*cols of `box`)
     box      = "3x3"             # ROWSxCOLS, must multiply to size (default: as square as possible)
     tier     = "easy"            # required: a default tier or one defined under [tiers]
-    count    = 40                # required, integer >= 1
+    count    = 40                # required, integer from 1 to 1000000
     symmetry = "rotate180"       # none | rotate180 | rotate90 | mirror_horizontal |
                                  # mirror_vertical | diagonal | anti_diagonal (default none)
     minimal  = true              # every given needed for uniqueness (default true)
@@ -86,17 +92,17 @@ from pipeline.render.options import (
     PrintOptions,
 )
 from pipeline.render.page import BINDINGS, CUSTOM, SADDLE_STITCH, TRIMS
+from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address
 
 BACKENDS = ("loky", "dask")
 ALL_CORES = -1  # n_jobs: one worker per core
 JOBS_ALLOWED = "an integer >= 1, or -1 (every core)"
 DEFAULT_SIZE = 9
 DEFAULT_CHUNK_SIZE = 25
+MAX_SECTION_COUNT = 1_000_000  # puzzles in one section: a run holds its rows in memory
 SMALL_GRID_LAYOUT = 4  # puzzles per page by default up to 9x9
 LARGE_GRID_LAYOUT = 1  # and beyond
 TIER_NAME = re.compile(r"[a-z][a-z0-9_-]*\Z")
-SCHEDULER_ADDRESS = re.compile(r"tcp://[A-Za-z0-9.\-\[\]:]+:(\d{1,5})\Z")
-MAX_PORT = 65535
 TOP_KEYS = (
     "title",
     "author",
@@ -108,7 +114,8 @@ TOP_KEYS = (
     "print",
     "sections",
 )
-PARALLEL_KEYS = ("n_jobs", "backend", "scheduler", "chunk_size")
+TLS_KEYS = ("tls_ca", "tls_cert", "tls_key")
+PARALLEL_KEYS = ("n_jobs", "backend", "scheduler", "insecure", *TLS_KEYS, "chunk_size")
 PRINT_KEYS = (
     "trim",
     "bleed",
@@ -140,7 +147,7 @@ ORDERS = ("file", "easiest", "hardest", "random")
 DEFAULT_TIMEZONE = "UTC"  # whose calendar day picks a daily seed, unless the recipe names one
 # Keys of the recipe hash that change where or how fast a run goes, not what it makes.
 RUN_ONLY_KEYS = ("source", "output")
-RUN_ONLY_PARALLEL_KEYS = ("n_jobs", "backend", "scheduler")
+RUN_ONLY_PARALLEL_KEYS = ("n_jobs", "backend", "scheduler", "insecure", *TLS_KEYS)
 
 
 class RecipeError(ValueError):
@@ -155,6 +162,10 @@ class ParallelSpec:
     backend: str = "loky"
     scheduler: str | None = None
     chunk_size: int = DEFAULT_CHUNK_SIZE
+    insecure: bool = False  # plain tcp:// to another machine allowed
+    tls_ca: Path | None = None  # with a tls:// scheduler: the CA, and this process's
+    tls_cert: Path | None = None  # certificate and key (pipeline.parallel.dask_security)
+    tls_key: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -353,21 +364,28 @@ def _tiers(top: _Table) -> tuple[Tier, ...]:
         raise RecipeError(f"{top.source}: {exc}") from None
 
 
-def _parallel(top: _Table) -> ParallelSpec:
+def _parallel(top: _Table, base: Path = Path()) -> ParallelSpec:
     table = top.table("parallel", PARALLEL_KEYS)
     n_jobs = table.get("n_jobs", ALL_CORES)
     if not usable_jobs(n_jobs):
         table.fail("n_jobs", f"got {_shown(n_jobs)}; allowed: {JOBS_ALLOWED}")
     backend = table.string("backend", "loky", BACKENDS)
     scheduler = table.string("scheduler", None)
+    insecure = table.boolean("insecure", False)
+    tls = {key: table.string(key, None) for key in TLS_KEYS}
     if scheduler is not None:
-        match = SCHEDULER_ADDRESS.match(scheduler)
-        if not match or not 1 <= int(match.group(1)) <= MAX_PORT:
-            table.fail("scheduler", f"got {scheduler!r}; allowed: an address tcp://host:port")
+        try:
+            address = check_scheduler_address(scheduler, insecure)
+        except SchedulerAddressError as exc:
+            table.fail("scheduler", str(exc))
+        if address.tls and (tls["tls_ca"] is None or tls["tls_cert"] is None):
+            needs = "tls_ca and tls_cert (--tls-ca, --tls-cert) are required"
+            table.fail("scheduler", f"{scheduler} is tls://: {needs}")
     elif backend == "dask":
         table.fail("scheduler", 'is required when backend = "dask" (e.g. "tcp://127.0.0.1:8786")')
     chunk_size = table.integer("chunk_size", DEFAULT_CHUNK_SIZE, 1)
-    return ParallelSpec(n_jobs, backend, scheduler, chunk_size)
+    paths = {key: None if name is None else base / name for key, name in tls.items()}
+    return ParallelSpec(n_jobs, backend, scheduler, chunk_size, insecure, **paths)
 
 
 def _trim(table: _Table) -> dict[str, Any]:
@@ -473,7 +491,7 @@ def _section(table: _Table, tiers: tuple[str, ...], base: Path) -> SectionSpec:
         box_rows=rows,
         box_cols=cols,
         tier=tier,
-        count=table.integer("count", _REQUIRED, 1),
+        count=table.integer("count", _REQUIRED, 1, MAX_SECTION_COUNT),
         symmetry=table.string("symmetry", "none", SYMMETRIES),
         minimal=table.boolean("minimal", True),
         layout=table.get(
@@ -523,7 +541,7 @@ def parse_recipe(
         timezone=_timezone(top),
         output=_output(top),
         tiers=tiers,
-        parallel=_parallel(top),
+        parallel=_parallel(top, base),
         print=_print(top, names),
         sections=tuple(
             _section(table, names, base) for table in top.tables("sections", SECTION_KEYS)
@@ -540,15 +558,20 @@ def with_overrides(
     n_jobs: int | None = None,
     backend: str | None = None,
     scheduler: str | None = None,
+    insecure: bool | None = None,
+    tls_ca: Path | None = None,
+    tls_cert: Path | None = None,
+    tls_key: Path | None = None,
 ) -> Recipe:
     """The recipe with command-line options (None: keep the recipe's), checked by the same rules,
     so ``--backend dask`` without a scheduler fails as the file would, naming the key."""
     parallel = dataclasses.asdict(recipe.parallel)
-    given = {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler}
+    given = {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler, "insecure": insecure}
+    given |= {"tls_ca": tls_ca, "tls_cert": tls_cert, "tls_key": tls_key}
     parallel.update({key: value for key, value in given.items() if value is not None})
     mapping = {
         "output": str(recipe.output if output is None else output),
-        "parallel": {key: value for key, value in parallel.items() if value is not None},
+        "parallel": _given(parallel),
     }
     if seed is not None or recipe.seed is not None:
         mapping["seed"] = recipe.seed if seed is None else seed
@@ -556,6 +579,22 @@ def with_overrides(
     return dataclasses.replace(
         recipe, output=_output(top), seed=top.integer("seed", None), parallel=_parallel(top)
     )
+
+
+def _given(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Options as a recipe's TOML would hold them: None left out, paths as strings."""
+    return {
+        key: str(value) if isinstance(value, Path) else value
+        for key, value in options.items()
+        if value is not None
+    }
+
+
+def parallel_options(options: Mapping[str, Any]) -> ParallelSpec:
+    """A ``[parallel]`` table from a command's options (``--jobs``, ``--backend``,
+    ``--scheduler`` ...; None for not given), checked by the recipe's rules."""
+    top = _Table({"parallel": _given(options)}, "", "command-line options", TOP_KEYS)
+    return _parallel(top)
 
 
 def load_recipe(path: str | Path) -> Recipe:

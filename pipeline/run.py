@@ -39,6 +39,8 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+
 import engine
 from engine.canon import canonical_many
 from engine.dig import DigFailed, DigResult, ImpossibleBand, dig
@@ -47,9 +49,20 @@ from pipeline import report, report_html
 from pipeline.about import about_text
 from pipeline.catalog import Catalog
 from pipeline.daily import with_run_seed
+from pipeline.formats.writers import write_tables
 from pipeline.grading import UnusableArguments
-from pipeline.parallel import Chunk, plan_chunks, run_tasks
+from pipeline.parallel import (
+    Chunk,
+    EachOf,
+    check_each,
+    in_batches,
+    plan_chunks,
+    results_in_order,
+    run_tasks,
+)
+from pipeline.recheck import check_dug, check_grids
 from pipeline.recipe import (
+    DEFAULT_CHUNK_SIZE,
     ParallelSpec,
     Recipe,
     SectionSpec,
@@ -88,6 +101,9 @@ MAX_DIG_ATTEMPTS = 25  # fresh grids tried for one puzzle before the section is 
 MAX_DEDUPE_ROUNDS = 20  # rounds of replacement chunks before giving up on new puzzles
 VERSIONED = ("numpy", "numba", "polars", "pyarrow", "joblib", "reportlab")
 BANDS_KEY = b"sudoku.bands"  # puzzles.parquet metadata: the bands used per box shape (JSON)
+#: Items per seeded chunk of ``pipeline generate`` and ``pipeline dig``: fixed, so their
+#: ``--chunk-size`` (items per task, in whole seeded chunks) never changes what they make.
+SEED_CHUNK = DEFAULT_CHUNK_SIZE
 
 
 class PipelineError(ValueError):
@@ -361,7 +377,7 @@ def make_chunks(
         store.save(job.chunk, rows)
         done[job.chunk] = rows
 
-    run_tasks(dig_chunk, todo, recipe.parallel, finished, "digging chunks", quiet)
+    run_tasks(dig_chunk, todo, recipe.parallel, finished, "digging chunks", quiet, check_dug)
     return done, len(jobs) - len(todo)
 
 
@@ -599,21 +615,23 @@ def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> Run
     return RunResult(folder, rows, manifest, timings)
 
 
+def _per_task(chunk_size: int) -> int:
+    """Seeded chunks per task for ``chunk_size`` items per task (at least one)."""
+    return max(1, round(chunk_size / SEED_CHUNK))
+
+
 def generate_grids(
     count: int, size: int, box: str, seed: int, spec: ParallelSpec, path: Path, quiet: bool = True
 ) -> int:
-    """``count`` random full grids to a Parquet file, in chunks on the spec's backend."""
-    jobs = [GridJob(chunk, size, box, seed) for chunk in plan_chunks(0, count, spec.chunk_size)]
-    done: dict[Chunk, list[dict[str, Any]]] = {}
-    run_tasks(
-        grid_chunk,
-        jobs,
-        spec,
-        lambda job, rows: done.update({job.chunk: rows}),
-        "generating grids",
-        quiet,
+    """``count`` random full grids to a Parquet file, in chunks on the spec's backend, streamed
+    to the file as they arrive (memory does not grow with ``count``)."""
+    jobs = (GridJob(chunk, size, box, seed) for chunk in plan_chunks(0, count, SEED_CHUNK))
+    tasks = in_batches(jobs, _per_task(spec.chunk_size))
+    done = results_in_order(
+        EachOf(grid_chunk), tasks, spec, check_each(check_grids), "generating grids", quiet
     )
-    return write_table((row for job in jobs for row in done[job.chunk]), path, GRID_SCHEMA)
+    tables = (pa.Table.from_pylist(rows, schema=GRID_SCHEMA) for _, batch in done for rows in batch)
+    return write_tables(tables, path, GRID_SCHEMA)
 
 
 def dig_solutions(
@@ -626,19 +644,20 @@ def dig_solutions(
 ) -> int:
     """Dig one puzzle of ``section.tier`` from each solution grid, graded, to a Parquet file."""
     tiers = section_tiers(section)
-    jobs = [
+    jobs = (
         DigJob(
             chunk,
             section,
             seed,
             "",
             tiers,
-            tuple(solutions[chunk.index * spec.chunk_size : (chunk.index + 1) * spec.chunk_size]),
+            tuple(solutions[chunk.index * SEED_CHUNK : chunk.index * SEED_CHUNK + chunk.count]),
         )
-        for chunk in plan_chunks(0, len(solutions), spec.chunk_size)
-    ]
-    done: dict[Chunk, list[dict[str, Any]]] = {}
-    run_tasks(
-        dig_chunk, jobs, spec, lambda job, rows: done.update({job.chunk: rows}), "digging", quiet
+        for chunk in plan_chunks(0, len(solutions), SEED_CHUNK)
     )
-    return write_table((row for job in jobs for row in done[job.chunk]), path, PUZZLE_SCHEMA)
+    tasks = in_batches(jobs, _per_task(spec.chunk_size))
+    done = results_in_order(EachOf(dig_chunk), tasks, spec, check_each(check_dug), "digging", quiet)
+    tables = (
+        pa.Table.from_pylist(rows, schema=PUZZLE_SCHEMA) for _, batch in done for rows in batch
+    )
+    return write_tables(tables, path, PUZZLE_SCHEMA)

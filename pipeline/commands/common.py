@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from pipeline.app import fail
-from pipeline.commands.choices import ALL_CORES
+from pipeline.commands.choices import Backend
+
+if TYPE_CHECKING:
+    from pipeline.recipe import ParallelSpec
 
 
 def _usable_jobs(value: int | None) -> int | None:
@@ -40,18 +44,68 @@ Jobs = Annotated[
         callback=_usable_jobs,
     ),
 ]
-ChunkSize = Annotated[int, typer.Option(min=1, help="Items per task sent to a worker.")]
+ChunkSize = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        help="Items per task sent to a worker, in whole seeded chunks of 25: it changes how the "
+        "work is shared out, never the output.",
+    ),
+]
 Seed = Annotated[int, typer.Option(min=0, help="Seed: the same seed gives the same output.")]
+BackendOption = Annotated[
+    Backend | None, typer.Option("--backend", help="Where tasks run (default: local processes).")
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        help="Dask scheduler for --backend dask: tls://host:port (with --tls-ca/--tls-cert), "
+        "or tcp://127.0.0.1:port."
+    ),
+]
+Insecure = Annotated[
+    bool,
+    typer.Option(
+        "--insecure",
+        help="Allow a plain tcp:// scheduler on another machine: its workers can run code here.",
+    ),
+]
+
+
+def _tls_file(flag: str, what: str) -> typer.models.OptionInfo:
+    return typer.Option(flag, exists=True, dir_okay=False, help=f"{what} (tls:// scheduler).")
+
+
+TlsCa = Annotated[Path | None, _tls_file("--tls-ca", "CA certificate that signed the cluster's")]
+TlsCert = Annotated[Path | None, _tls_file("--tls-cert", "This process's certificate")]
+TlsKey = Annotated[Path | None, _tls_file("--tls-key", "Its private key, if not in --tls-cert")]
+
+
+def parallel_spec(
+    jobs: int | None,
+    chunk_size: int | None,
+    backend: str | None,
+    scheduler: str | None,
+    insecure: bool,
+    tls: tuple[Path | None, Path | None, Path | None],
+) -> ParallelSpec:
+    """The tasks' backend from a command's options, checked as a recipe's ``[parallel]`` is (a
+    plain tcp:// scheduler on another machine is refused without ``--insecure``)."""
+    from pipeline.recipe import RecipeError, parallel_options
+
+    ca, cert, key = tls
+    options = {"n_jobs": jobs, "chunk_size": chunk_size, "backend": backend}
+    options |= {"scheduler": scheduler, "insecure": insecure or None}
+    options |= {"tls_ca": ca, "tls_cert": cert, "tls_key": key}
+    try:
+        return parallel_options(options)
+    except RecipeError as exc:
+        fail(str(exc))
 
 
 def output_option(what: str) -> typer.models.OptionInfo:
     """The ``-o/--output`` option of every command that writes a file."""
     return typer.Option("--output", "-o", dir_okay=False, help=what, show_default=False)
-
-
-def jobs_or_all(jobs: int | None) -> int:
-    """The worker count a command passes on: every core unless ``--jobs`` says otherwise."""
-    return ALL_CORES if jobs is None else jobs
 
 
 @contextmanager

@@ -10,12 +10,18 @@ import typer
 from pipeline.app import app, fail
 from pipeline.commands.choices import DEFAULT_CHUNK_SIZE, Symmetry, Tier
 from pipeline.commands.common import (
+    BackendOption,
     ChunkSize,
+    Insecure,
     Jobs,
     Quiet,
+    Scheduler,
     Seed,
-    jobs_or_all,
+    TlsCa,
+    TlsCert,
+    TlsKey,
     output_option,
+    parallel_spec,
     user_errors,
 )
 
@@ -33,6 +39,12 @@ def dig(
     seed: Seed = 0,
     jobs: Jobs = None,
     chunk_size: ChunkSize = DEFAULT_CHUNK_SIZE,
+    backend: BackendOption = None,
+    scheduler: Scheduler = None,
+    insecure: Insecure = False,
+    tls_ca: TlsCa = None,
+    tls_cert: TlsCert = None,
+    tls_key: TlsKey = None,
     quiet: Quiet = False,
 ) -> None:
     """Dig one graded puzzle of a tier out of each grid of a file (same shape for all grids).
@@ -40,7 +52,7 @@ def dig(
     The output has the same columns as a run's puzzles.parquet.
     """
     from pipeline.prepare import DIG, prepare_engine
-    from pipeline.recipe import ParallelSpec, SectionSpec
+    from pipeline.recipe import SectionSpec
     from pipeline.run import dig_solutions
     from pipeline.store import read_rows
 
@@ -53,7 +65,9 @@ def dig(
             fail(f"{grids}: no grids")
         (box_rows, box_cols), size = shapes.pop(), int(rows[0]["size"])
         section = SectionSpec(tier, size, box_rows, box_cols, tier, len(rows), symmetry, minimal)
-        spec = ParallelSpec(n_jobs=jobs_or_all(jobs), chunk_size=chunk_size)
+        spec = parallel_spec(
+            jobs, chunk_size, backend, scheduler, insecure, (tls_ca, tls_cert, tls_key)
+        )
         solutions = [str(r["solution"]) for r in rows]
         prepare_engine(DIG)
         written = dig_solutions(solutions, section, seed, spec, output, quiet)

@@ -10,12 +10,18 @@ import typer
 from pipeline.app import app, fail
 from pipeline.commands.choices import DEFAULT_CHUNK_SIZE, MAX_SIZE, MIN_SIZE
 from pipeline.commands.common import (
+    BackendOption,
     ChunkSize,
+    Insecure,
     Jobs,
     Quiet,
+    Scheduler,
     Seed,
-    jobs_or_all,
+    TlsCa,
+    TlsCert,
+    TlsKey,
     output_option,
+    parallel_spec,
     user_errors,
 )
 
@@ -31,6 +37,12 @@ def generate(
     seed: Seed = 0,
     jobs: Jobs = None,
     chunk_size: ChunkSize = DEFAULT_CHUNK_SIZE,
+    backend: BackendOption = None,
+    scheduler: Scheduler = None,
+    insecure: Insecure = False,
+    tls_ca: TlsCa = None,
+    tls_cert: TlsCert = None,
+    tls_key: TlsKey = None,
     quiet: Quiet = False,
 ) -> None:
     """Generate random full solution grids (one row each) into a Parquet file.
@@ -39,7 +51,6 @@ def generate(
     """
     from engine.geometry import default_box, parse_box
     from pipeline.prepare import GENERATE, prepare_engine
-    from pipeline.recipe import ParallelSpec
     from pipeline.run import generate_grids
 
     try:
@@ -48,7 +59,9 @@ def generate(
         fail(f"--box/--size: {exc}")
     if rows * cols != size:
         fail(f"--box {rows}x{cols} does not fit --size {size} (rows x cols must equal the size)")
-    spec = ParallelSpec(n_jobs=jobs_or_all(jobs), chunk_size=chunk_size)
+    spec = parallel_spec(
+        jobs, chunk_size, backend, scheduler, insecure, (tls_ca, tls_cert, tls_key)
+    )
     prepare_engine(GENERATE)
     with user_errors():
         written = generate_grids(count, size, f"{rows}x{cols}", seed, spec, output, quiet)

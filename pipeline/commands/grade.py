@@ -9,7 +9,19 @@ import typer
 
 from pipeline.app import SOME_ROWS_BAD, app, fail
 from pipeline.commands.choices import DEFAULT_GRADE_CHUNK, Format
-from pipeline.commands.common import Jobs, Quiet, jobs_or_all, output_option, user_errors
+from pipeline.commands.common import (
+    BackendOption,
+    Insecure,
+    Jobs,
+    Quiet,
+    Scheduler,
+    TlsCa,
+    TlsCert,
+    TlsKey,
+    output_option,
+    parallel_spec,
+    user_errors,
+)
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -55,6 +67,12 @@ def grade(
     chunk_size: Annotated[int, typer.Option(min=1, help="Rows per task sent to a worker.")] = (
         DEFAULT_GRADE_CHUNK
     ),
+    backend: BackendOption = None,
+    scheduler: Scheduler = None,
+    insecure: Insecure = False,
+    tls_ca: TlsCa = None,
+    tls_cert: TlsCert = None,
+    tls_key: TlsKey = None,
     quiet: Quiet = False,
     html: Annotated[
         Path | None,
@@ -72,7 +90,7 @@ def grade(
     row; with --strict the run stops at the first), 2 for unusable arguments.
     """
     from pipeline.grading import StrictStop, UnusableArguments, format_summary, grade_files
-    from pipeline.parallel import progress_bar
+    from pipeline.parallel import ParallelError, progress_bar
     from pipeline.recipe import RecipeError, load_recipe
     from pipeline.report_html import grade_blocks, write_html
 
@@ -80,6 +98,7 @@ def grade(
         tiers = load_recipe(recipe).tiers if recipe else ()
     except RecipeError as exc:
         fail(str(exc))
+    spec = parallel_spec(jobs, None, backend, scheduler, insecure, (tls_ca, tls_cert, tls_key))
     with progress_bar(quiet) as bar:
         task = bar.add_task("rows graded", total=None, visible=False)  # shown with its total
         try:
@@ -90,15 +109,17 @@ def grade(
                 column=column,
                 box=box,
                 tiers=tiers,
-                n_jobs=jobs_or_all(jobs),
                 chunk_size=chunk_size,
                 strict=strict,
+                parallel=spec,
                 on_progress=lambda done: _show(bar, task, done),
             )
         except UnusableArguments as exc:
             fail(str(exc))
         except StrictStop as exc:
             fail(str(exc), SOME_ROWS_BAD)
+        except ParallelError as exc:
+            fail(str(exc))
     typer.echo(format_summary(summary), nl=False)
     if html is not None:
         with user_errors():

@@ -9,8 +9,17 @@ from typing import Annotated
 import typer
 
 from pipeline.app import app
-from pipeline.commands.choices import Backend
-from pipeline.commands.common import Jobs, Quiet, user_errors
+from pipeline.commands.common import (
+    BackendOption,
+    Insecure,
+    Jobs,
+    Quiet,
+    Scheduler,
+    TlsCa,
+    TlsCert,
+    TlsKey,
+    user_errors,
+)
 
 
 @app.command()
@@ -23,13 +32,12 @@ def run(
         Path | None, typer.Option("--output", "-o", help="Folder for run folders and the catalog.")
     ] = None,
     jobs: Jobs = None,
-    backend: Annotated[
-        Backend | None, typer.Option(help="Where chunks run (default: the recipe's).")
-    ] = None,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(help="Dask scheduler tcp://host:port (--backend dask)."),
-    ] = None,
+    backend: BackendOption = None,
+    scheduler: Scheduler = None,
+    insecure: Insecure = False,
+    tls_ca: TlsCa = None,
+    tls_cert: TlsCert = None,
+    tls_key: TlsKey = None,
     seed: Annotated[int | None, typer.Option(help="Run seed, instead of the recipe's.")] = None,
     date: Annotated[
         datetime | None,
@@ -46,7 +54,8 @@ def run(
     chunks already finished (a stored chunk made by another recipe, seed or engine is made
     again). Books running at once into one OUTPUT never share a puzzle, and a book's puzzles
     count as used only once its PDF is printed. A recipe without seed makes a new book each day
-    (run again the same day, it resumes). Options override the recipe's values.
+    (run again the same day, it resumes). Options override the recipe's values (the backend's
+    default is the recipe's).
     """
     from pipeline.prepare import RUN, prepare_engine
     from pipeline.recipe import load_recipe, with_overrides
@@ -60,6 +69,10 @@ def run(
             n_jobs=jobs,
             backend=backend,
             scheduler=scheduler,
+            insecure=insecure or None,
+            tls_ca=tls_ca,
+            tls_cert=tls_cert,
+            tls_key=tls_key,
         )
         prepare_engine(RUN)
         result = run_book(book, quiet=quiet, day=date.date() if date else None)

@@ -133,6 +133,15 @@ def test_custom_trim_and_dask():
     assert recipe.parallel.scheduler == "tcp://127.0.0.1:8786"
 
 
+def test_tls_files_are_relative_to_the_recipe():
+    mapping = valid()
+    mapping["parallel"].update(backend="dask", scheduler="tls://cluster.example.org:8786")
+    mapping["parallel"].update(tls_ca="certs/ca.pem", tls_cert="/etc/me.pem", tls_key="me.key")
+    spec = parse_recipe(mapping, SOURCE, Path("/books")).parallel
+    assert (spec.tls_ca, spec.tls_cert) == (Path("/books/certs/ca.pem"), Path("/etc/me.pem"))
+    assert spec.tls_key == Path("/books/me.key") and not spec.insecure
+
+
 def test_box_alone_sets_the_size():
     recipe = parse_recipe(with_change(("sections", 0, "box"), "3x4"), SOURCE)
     assert (recipe.sections[0].size, recipe.sections[0].box) == (12, "3x4")
@@ -161,7 +170,8 @@ MISTAKES = [
     (("sections", 1, "box"), "2by3", "sections[1].box", "ROWSxCOLS"),
     (("sections", 0, "tier"), "impossible", "sections[0].tier", "easy, medium"),
     (("sections", 0, "tier"), DROP, "sections[0].tier", "required"),
-    (("sections", 0, "count"), 0, "sections[0].count", "integer >= 1"),
+    (("sections", 0, "count"), 0, "sections[0].count", "integer from 1 to 1000000"),
+    (("sections", 0, "count"), 10**15, "sections[0].count", "integer from 1 to 1000000"),
     (("sections", 0, "symmetry"), "spiral", "sections[0].symmetry", "rotate180"),
     (("sections", 0, "minimal"), "yes", "sections[0].minimal", "true or false"),
     (("sections", 0, "colour"), 1, "sections[0].colour", "allowed keys"),
@@ -286,8 +296,17 @@ def test_overrides_are_checked_like_the_file():
     assert changed.parallel.chunk_size == recipe.parallel.chunk_size
     assert with_overrides(recipe) == recipe
     assert recipe_hash(with_overrides(recipe, output="x", n_jobs=1)) == recipe_hash(recipe)
-    dask = with_overrides(recipe, backend="dask", scheduler="tcp://10.0.0.1:8786")
-    assert dask.parallel.backend == "dask"
+    with pytest.raises(RecipeError, match=r"parallel\.scheduler: tcp://10\.0\.0\.1:8786 is plain"):
+        with_overrides(recipe, backend="dask", scheduler="tcp://10.0.0.1:8786")
+    dask = with_overrides(recipe, backend="dask", scheduler="tcp://10.0.0.1:8786", insecure=True)
+    assert dask.parallel.backend == "dask" and dask.parallel.insecure
+    assert recipe_hash(dask) == recipe_hash(recipe)
+    with pytest.raises(RecipeError, match=r"tls://h:1 is tls://: tls_ca and tls_cert \(--tls-ca"):
+        with_overrides(recipe, backend="dask", scheduler="tls://h:1")
+    ca, cert = Path("ca.pem"), Path("me.pem")
+    tls = with_overrides(recipe, backend="dask", scheduler="tls://h:1", tls_ca=ca, tls_cert=cert)
+    assert (tls.parallel.tls_ca, tls.parallel.tls_cert, tls.parallel.tls_key) == (ca, cert, None)
+    assert recipe_hash(tls) == recipe_hash(recipe)
     with pytest.raises(
         RecipeError, match=r"command-line options: parallel\.scheduler: is required"
     ):

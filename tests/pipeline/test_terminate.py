@@ -1,0 +1,87 @@
+"""A run stopped from outside leaves nothing behind: SIGTERM unwinds the command (exit 143, no
+``.part`` file, no worker left), and workers of a SIGKILLed command exit on their own."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+PIPELINE = Path(sys.executable).parent / "pipeline"
+START_TIMEOUT = 90  # seconds for the command to reach its worker pool
+GONE_TIMEOUT = 10  # seconds for every process of the command to end after the signal
+MANY_GRIDS = "5000000"  # far more than the test lets it make: the pool is surely started
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """A process's state letter and parent pid, or None when it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return fields[0], int(fields[1])
+
+
+def descendants(root: int) -> set[int]:
+    """Every live process below ``root``, from /proc."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (stat := _stat(int(entry.name))) and stat[0] != "Z":
+            parents[int(entry.name)] = stat[1]
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    return {pid for pid in pids if (stat := _stat(pid)) and stat[0] != "Z"}
+
+
+def start_with_workers(output: Path) -> tuple[subprocess.Popen, set[int]]:
+    """``pipeline generate`` on two local workers, once both workers are running."""
+    command = [str(PIPELINE), "generate", "-n", MANY_GRIDS, "--jobs", "2", "-q", "-o", str(output)]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline and process.poll() is None:
+        workers = descendants(process.pid)
+        if len(workers) >= 2 and list(output.parent.glob("*.part")):
+            time.sleep(1.0)  # let the workers take their first tasks
+            return process, descendants(process.pid)
+        time.sleep(0.2)
+    process.kill()
+    pytest.fail(f"the command never started its workers: {process.communicate()[1]}")
+
+
+def wait_gone(pids: set[int]) -> set[int]:
+    deadline = time.monotonic() + GONE_TIMEOUT
+    while alive(pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return alive(pids)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_sigterm_stops_workers_and_removes_partial_files(tmp_path: Path) -> None:
+    output = tmp_path / "grids.parquet"
+    process, workers = start_with_workers(output)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=GONE_TIMEOUT * 3)
+    assert process.returncode == 143
+    assert err.strip().splitlines()[-1] == "Error: terminated (SIGTERM); unfinished files removed"
+    assert not wait_gone(workers)
+    assert list(tmp_path.iterdir()) == []  # no .part file, and no half-written output
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_workers_exit_when_the_command_is_killed(tmp_path: Path) -> None:
+    process, workers = start_with_workers(tmp_path / "grids.parquet")
+    os.kill(process.pid, signal.SIGKILL)
+    process.communicate(timeout=GONE_TIMEOUT)
+    assert workers and not wait_gone(workers)

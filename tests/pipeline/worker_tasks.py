@@ -1,0 +1,41 @@
+"""Task functions for tests that workers (local processes, Dask workers) import by name: a
+forger that returns rows a worker must not get away with, and a probe of where a task ran."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from pipeline.run import DigJob, dig_chunk
+
+
+def forged_solution(job: DigJob) -> list[dict[str, Any]]:
+    """``dig_chunk`` with its first row's recorded solution replaced by another valid grid (the
+    solution with two digits swapped everywhere): a wrong answer key, still a valid grid."""
+    rows = dig_chunk(job)
+    solution = rows[0]["solution"]
+    a, b = solution[0], solution[1]
+    rows[0]["solution"] = solution.translate(str.maketrans({a: b, b: a}))
+    return rows
+
+
+def forged_score(job: DigJob) -> list[dict[str, Any]]:
+    """``dig_chunk`` with its last row's score raised: a puzzle passed off as harder."""
+    rows = dig_chunk(job)
+    rows[-1]["score"] += 1.0
+    return rows
+
+
+def where(task: int) -> tuple[int, str | None]:
+    """The task and the Dask worker that ran it (None outside a Dask worker)."""
+    try:
+        from distributed import get_worker
+
+        return task, get_worker().address
+    except ValueError:
+        return task, None
+
+
+def pid(task: int) -> tuple[int, int]:
+    """The task and the process that ran it."""
+    return task, os.getpid()

@@ -105,6 +105,18 @@ RATINGS: dict[str, float] = {
     "jellyfish": 5.2,
     "skyscraper": 4.0,
     "two_string_kite": 4.1,
+    # Sukaku Explainer: an empty rectangle rates as a turbot fish (TurbotFishHint: 4.2); a finned
+    # fish as its grouped strong links ("Finned X-Wing" ..., StrongLinksHint: 4.0, 5.4, 5.8 for
+    # two, three, four links, +0.3 when grouped), sashimi alike; WXYZ-wing 5.5 (WXYZWingHint's
+    # base rating, 5.5-5.6 by the pivot's size)
+    "empty_rectangle": 4.2,
+    "finned_x_wing": 4.3,
+    "finned_swordfish": 5.7,
+    "finned_jellyfish": 6.1,
+    "sashimi_x_wing": 4.3,
+    "sashimi_swordfish": 5.7,
+    "sashimi_jellyfish": 6.1,
+    "wxyz_wing": 5.5,
     "xy_wing": 4.2,
     "xyz_wing": 4.4,
     "w_wing": 6.6,

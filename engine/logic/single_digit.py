@@ -10,8 +10,9 @@ two far ends, so it leaves every cell that sees both far ends.
 An *empty rectangle* replaces one strong link with a box whose candidates lie in one row and one
 column of it (both used): the box's digit is in that row or that column. A strong link in a
 column with one end in that row (off the box) then leaves the digit in its other end or in the
-box's column, so it leaves their crossing; the same with rows and columns swapped. HoDoKu's
-"dual" empty rectangles are two of these in one box, found one by one.
+box's column, so it leaves their crossing; the same with rows and columns swapped. A box of only
+two candidates is left to the turbot fish (the two are a strong link), as HoDoKu does by default:
+its "dual" empty rectangles and those "with only two rectangle candidates" are such turbot fish.
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ def find_empty_rectangles(cand, pos, T, rec):
     for d in range(n):
         for box in range(n):
             cands = pos[d, 2 * n + box]
-            if popcount(cands) < 2:
+            if popcount(cands) < 3:  # two: a turbot fish's (see the module docstring)
                 continue
             first = box * per_box
             rows = U0  # the lines that cross the box (rows, then columns, as masks)

@@ -24,9 +24,8 @@ GEO = geometry(3, 3)
 
 #: HoDoKu code (variant suffix dropped) -> our technique id; codes not listed are techniques we do
 #: not implement (Franken and mutant fish, unique rectangle type 3, hidden and avoidable
-#: rectangles, grouped chains, ALS, ...). HoDoKu's "Siamese" fish are two finned fish on the same
-#: base lines: their codes (a digit appended) map to the finned fish of that size, and
-#: ``FAMILIES`` lets such a case count the sashimi fish of that size with it.
+#: rectangles, grouped chains, ALS, ...). HoDoKu's "Siamese" fish (a digit appended to the code)
+#: map to the finned fish of their size, and their cases count its sashimi fish too (``POOLS``).
 CODES = {
     "0000": "full_house",
     "0002": "hidden_single",
@@ -56,8 +55,8 @@ CODES = {
     "03221": "finned_jellyfish",
     "0400": "skyscraper",
     "0401": "two_string_kite",
-    "0402": "empty_rectangle",  # -1: with only two rectangle candidates
-    "0405": "empty_rectangle",  # dual empty rectangle: two in one box
+    "0402": "empty_rectangle",
+    "0405": "empty_rectangle",  # dual: see POOLS
     "0600": "unique_rectangle",  # type 1
     "0601": "unique_rectangle",  # type 2
     "0603": "unique_rectangle",  # type 4
@@ -83,11 +82,23 @@ CODES = {
     "1202": "trial_and_error",  # template delete
 }
 SUBSUMED = {"0403", "0404", "0502", "0503", "1202"}  # the codes just above
-SIAMESE = {"03111", "03121", "03211", "03221"}  # the Siamese codes above
-#: A finned fish's id -> the ids a Siamese case of it may combine (its rung finds both).
+#: Variants (full code) that another of our finders finds: an empty rectangle with only two
+#: candidates in its box is a turbot fish (a box link and a line link), as HoDoKu too calls it
+#: unless an option is set (its exemplars bear that out), which our X-chains find.
+VARIANTS = {"0402-1": "x_chain"}
+#: Codes whose expected effects come from two patterns found by more than one of our finders:
+#: HoDoKu's "Siamese" fish are two finned fish on the same base lines (finned or sashimi), its
+#: dual empty rectangles two in one box (two turbot fish when the box has two candidates).
 FAMILIES = {
     f"finned_{fish}": (f"finned_{fish}", f"sashimi_{fish}")
     for fish in ("x_wing", "swordfish", "jellyfish")
+}
+POOLS = {
+    "03111": FAMILIES["finned_swordfish"],
+    "03121": FAMILIES["finned_jellyfish"],
+    "03211": FAMILIES["finned_swordfish"],
+    "03221": FAMILIES["finned_jellyfish"],
+    "0405": ("empty_rectangle", "x_chain"),
 }
 SOUNDNESS_SAMPLE = 5  # every 5th state of the library, for the all-finders soundness sweep
 SINGLES = ("full_house", "naked_single", "hidden_single")
@@ -111,7 +122,7 @@ def load_cases(path: Path) -> list[dict]:
                 technique = CODES.get(code[:-2].split("-")[0])
                 fail = True
             else:
-                technique = CODES.get(code.split("-")[0])
+                technique = VARIANTS.get(code, CODES.get(code.split("-")[0]))
                 fail = False
             if technique is None:
                 continue
@@ -154,18 +165,13 @@ def run_case(case: dict) -> tuple[bool, bool]:
     """(found the expected effects, everything found is true) for one case."""
     cand, placed, solution = pencil_marks(case)
     technique = case["technique"]
-    space = workspace(GEO)
-    if case["code"].split("-")[0] in SIAMESE:
-        family = FAMILIES[technique]
-        steps = tuple(s for t in family for s in space.find(t, cand, placed).all_steps())
-        steps = tuple(s for s in steps if s.technique in family)
-    else:
-        steps = space.find(technique, cand, placed).all_steps()
+    pool = POOLS.get(case["code"].split("-")[0], (technique,))
+    steps = tuple(s for t in pool for s in workspace(GEO).find(t, cand, placed).all_steps())
     if technique in SINGLES:
         allowed = SINGLES[: SINGLES.index(technique) + 1]
         steps = tuple(s for s in steps if s.technique in allowed)
-    elif case["code"].split("-")[0] not in SIAMESE:
-        steps = tuple(s for s in steps if s.technique == technique)
+    else:
+        steps = tuple(s for s in steps if s.technique in pool)
     eliminated = {e for s in steps for e in s.eliminations}
     placed_now = {p for s in steps for p in s.placements}
     true = all(solution[c] != d for c, d in eliminated) and all(

@@ -23,7 +23,6 @@ from engine.logic.state import (
     FINNED_X_WING,
     SASHIMI_X_WING,
     T_INTER,
-    T_INTER_MASKS,
     T_UNITS,
     U0,
     U1,
@@ -112,19 +111,25 @@ def find_finned_fish(cand, pos, T, rec, k, finned, sashimi):
     """Record every finned (with ``finned``) and sashimi (with ``sashimi``) fish of size ``k``.
 
     Base lines are chosen depth first in line order, a set being pruned as soon as its lines'
-    candidates span more than k cover lines plus a box's width (the most fins can add); then
-    each box that crosses a base line is tried as the fin box, and each choice of the cover
-    lines inside it that leaves at least one fin.
+    candidates span more than k cover lines outside every band of boxes (the cover lines that
+    cross one box: the fins lie in one box); then each box that crosses a base line is tried as
+    the fin box, and each choice of the cover lines inside it that leaves at least one fin.
     """
-    units, inter, inter_masks = T[T_UNITS], T[T_INTER], T[T_INTER_MASKS]
+    units, inter = T[T_UNITS], T[T_INTER]
     n = units.shape[1]
+    size = np.uint64(k)
     cross = np.zeros((n, 2), dtype=np.uint64)  # per box: the rows, the columns that cross it
-    width = 0  # a box's extent along a line (the most fin columns of one line)
     for i in range(inter.shape[0]):
         kind = 0 if inter[i, 1] < n else 1
         cross[inter[i, 0] - 2 * n, kind] |= bit(inter[i, 1] - kind * n)
-        width = max(width, popcount(inter_masks[i, 1]))
-    limit = np.uint64(k + width)
+    bands = np.zeros((2, n), dtype=np.uint64)  # per cover kind: each band's cover lines, once
+    nbands = np.zeros(2, dtype=np.int64)
+    for kind in range(2):
+        for box in range(n):
+            band = cross[box, kind]
+            if band not in bands[kind, : nbands[kind]]:
+                bands[kind, nbands[kind]] = band
+                nbands[kind] += 1
     masks = np.empty(n, dtype=np.uint64)
     line = np.empty(n, dtype=np.int64)
     choice = np.zeros(MAX_FISH, dtype=np.int64)
@@ -132,12 +137,13 @@ def find_finned_fish(cand, pos, T, rec, k, finned, sashimi):
     for d in range(n):
         for base0 in (0, n):
             kind = base0 // n
+            cover_bands = bands[1 - kind, : nbands[1 - kind]]
             count = 0
             for b in range(n):
                 layer = pos[d, base0 + b]
                 masks[count] = layer
                 line[count] = b
-                count += (layer != U0) & (popcount(layer) <= limit)
+                count += layer != U0
             depth = 0
             choice[0] = 0
             while depth >= 0:  # depth-first over k-sets of candidate base lines
@@ -148,7 +154,10 @@ def find_finned_fish(cand, pos, T, rec, k, finned, sashimi):
                         choice[depth] += 1
                     continue
                 union = masks[i] | (unions[depth - 1] if depth else U0)
-                if popcount(union) > limit:
+                fits = False
+                for band in cover_bands:
+                    fits |= popcount(union & ~band) <= size
+                if not fits:
                     choice[depth] += 1
                     continue
                 unions[depth] = union
@@ -156,22 +165,25 @@ def find_finned_fish(cand, pos, T, rec, k, finned, sashimi):
                     depth += 1
                     choice[depth] = i + 1
                     continue
-                if popcount(union) > np.uint64(k):  # else a basic fish (or less): no fin
+                if popcount(union) > size:  # else a basic fish (or less): no fin
                     bases = U0
                     for j in range(k):
                         bases |= bit(line[choice[j]])
-                    _fin_boxes(cand, pos, units, rec, cross, k, d, kind, bases, finned, sashimi)
+                    _fin_boxes(
+                        cand, pos, units, rec, cross, k, d, kind, bases, union, finned, sashimi
+                    )
                 choice[depth] += 1
 
 
 @kernel
-def _fin_boxes(cand, pos, units, rec, cross, k, d, kind, bases, finned, sashimi):
-    """Every finned fish on the base lines ``bases`` (of ``kind``: 0 rows, 1 columns)."""
+def _fin_boxes(cand, pos, units, rec, cross, k, d, kind, bases, union, finned, sashimi):
+    """Every finned fish on the base lines ``bases`` (of ``kind``: 0 rows, 1 columns), whose
+    candidates lie in the cover lines ``union``."""
     n = units.shape[1]
     base0, cover0 = kind * n, (1 - kind) * n
     for box in range(n):
         base_in, cover_in = cross[box, kind], cross[box, 1 - kind]
-        if base_in & bases == U0:
+        if base_in & bases == U0 or popcount(union & ~cover_in) > np.uint64(k):
             continue
         outside = U0  # cover positions of the candidates outside the fin box: all covers
         inside = U0  # cover positions of the candidates in the fin box: covers or fins

@@ -6,9 +6,10 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
   box and 1.5 in a line, naked single 2.3, pointing 2.6, claiming 2.8, naked pair 3.0, X-wing 3.2,
   hidden pair 3.4, naked triple 3.6, swordfish 3.8, hidden triple 4.0, and, as Sukaku Explainer
   (the SE that rated the public puzzle banks) does, skyscraper 4.0, 2-string kite 4.1, any other
-  turbot fish (an X-chain of two strong links) 4.2; XY-wing 4.2, XYZ-wing 4.4, unique rectangle
-  4.5 (types beyond 1: 4.6), naked quad 5.0, jellyfish 5.2, hidden quad 5.4, X-chains of three
-  strong links 5.5, BUG+1 5.6, colouring
+  turbot fish (an X-chain of two strong links) and empty rectangle 4.2; XY-wing 4.2, finned (and
+  sashimi) X-wing 4.3, XYZ-wing 4.4, unique rectangle 4.5 (types beyond 1: 4.6), naked quad 5.0,
+  jellyfish 5.2, hidden quad 5.4, X-chains of three strong links and WXYZ-wing 5.5, BUG+1 5.6,
+  finned swordfish 5.7 and jellyfish 6.1 (Sukaku Explainer's grouped strong links), colouring
   and W-wing 6.5-6.6 (SE finds them as chains), chains from 6.5 plus a bonus that grows with the
   logarithm of their length.
 * A pass counts at the rating of the easiest step it offers, as a rater takes the easiest step
@@ -105,6 +106,18 @@ RATINGS: dict[str, float] = {
     "jellyfish": 5.2,
     "skyscraper": 4.0,
     "two_string_kite": 4.1,
+    # Sukaku Explainer: an empty rectangle rates as a turbot fish (TurbotFishHint: 4.2); a finned
+    # fish as its grouped strong links ("Finned X-Wing" ..., StrongLinksHint: 4.0, 5.4, 5.8 for
+    # two, three, four links, +0.3 when grouped), sashimi alike; WXYZ-wing 5.5 (WXYZWingHint's
+    # base rating, 5.5-5.6 by the pivot's size)
+    "empty_rectangle": 4.2,
+    "finned_x_wing": 4.3,
+    "finned_swordfish": 5.7,
+    "finned_jellyfish": 6.1,
+    "sashimi_x_wing": 4.3,
+    "sashimi_swordfish": 5.7,
+    "sashimi_jellyfish": 6.1,
+    "wxyz_wing": 5.5,
     "xy_wing": 4.2,
     "xyz_wing": 4.4,
     "w_wing": 6.6,

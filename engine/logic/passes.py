@@ -32,10 +32,10 @@ from engine.geometry import Geometry
 from engine.jit import kernel
 from engine.logic.chains import THREE_LINK_LEVELS, TURBOT_LEVELS, find_chains
 from engine.logic.colouring import find_colouring
-from engine.logic.fish import find_fish
+from engine.logic.fish import find_finned_fish, find_fish
 from engine.logic.forcing import find_forcing
 from engine.logic.intersections import find_locked
-from engine.logic.single_digit import find_turbot
+from engine.logic.single_digit import find_empty_rectangles, find_turbot
 from engine.logic.singles import find_singles
 from engine.logic.state import (
     AIC,
@@ -44,6 +44,10 @@ from engine.logic.state import (
     C_OVERFLOW,
     C_PROOF,
     C_STEPS,
+    EMPTY_RECTANGLE,
+    FINNED_JELLYFISH,
+    FINNED_SWORDFISH,
+    FINNED_X_WING,
     FULL_HOUSE,
     HIDDEN_PAIR,
     HIDDEN_QUAD,
@@ -65,6 +69,7 @@ from engine.logic.state import (
     S_PROOF0,
     S_PROOF1,
     S_TECH,
+    SASHIMI_X_WING,
     SIMPLE_COLOURING,
     SKYSCRAPER,
     SWORDFISH,
@@ -78,6 +83,7 @@ from engine.logic.state import (
     U0,
     UNIQUE_RECTANGLE,
     W_WING,
+    WXYZ_WING,
     X_CHAIN,
     X_WING,
     XY_CHAIN,
@@ -96,7 +102,7 @@ from engine.logic.state import (
 )
 from engine.logic.subsets import find_subsets
 from engine.logic.uniqueness import find_bug, find_unique_rectangles
-from engine.logic.wings import find_wings
+from engine.logic.wings import find_wings, find_wxyz_wings
 
 #: Rungs that are no technique of their own: X-chains of turbot-fish length and of three strong
 #: links, which SE rates below the other chains (recorded as X_CHAIN).
@@ -105,7 +111,7 @@ THREE_LINKS = TURBOT + 1
 
 #: Rungs of the pass loop, easiest first by Sudoku Explainer rating (as Sukaku Explainer, which
 #: rates the single-digit patterns with the wings); FULL_HOUSE stands for the singles rung (all
-#: three singles).
+#: three singles), a finned fish's rung finds the sashimi fish of its size too.
 RUNGS = (
     FULL_HOUSE,
     LOCKED_POINTING,
@@ -118,17 +124,23 @@ RUNGS = (
     HIDDEN_TRIPLE,
     SKYSCRAPER,
     TWO_STRING_KITE,
+    EMPTY_RECTANGLE,
     TURBOT,
     XY_WING,
+    FINNED_X_WING,
     XYZ_WING,
     UNIQUE_RECTANGLE,
     NAKED_QUAD,
     JELLYFISH,
     HIDDEN_QUAD,
     THREE_LINKS,
+    WXYZ_WING,
     BUG_PLUS_ONE,
+    FINNED_SWORDFISH,
+    FINNED_JELLYFISH,
     SIMPLE_COLOURING,
     W_WING,
+    WXYZ_WING,
     X_CHAIN,
     XY_CHAIN,
     AIC,
@@ -151,6 +163,13 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
             levels = TURBOT_LEVELS if rung == TURBOT else THREE_LINK_LEVELS
             find_chains(cand, placed, pos, T, rec, X_CHAIN, levels)
         return
+    if FINNED_X_WING <= rung <= FINNED_JELLYFISH:
+        sashimi = rung + SASHIMI_X_WING - FINNED_X_WING
+        if enabled[rung] or enabled[sashimi]:
+            find_finned_fish(
+                cand, pos, T, rec, 2 + rung - FINNED_X_WING, enabled[rung], enabled[sashimi]
+            )
+        return
     if not enabled[rung]:
         return
     if rung in (LOCKED_POINTING, LOCKED_CLAIMING):
@@ -162,6 +181,10 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_fish(cand, pos, T, rec, 2 + rung - X_WING)
     elif rung in (SKYSCRAPER, TWO_STRING_KITE):
         find_turbot(cand, placed, pos, T, rec, rung)
+    elif rung == EMPTY_RECTANGLE:
+        find_empty_rectangles(cand, pos, T, rec)
+    elif rung == WXYZ_WING:
+        find_wxyz_wings(cand, placed, T, rec)
     elif XY_WING <= rung <= W_WING:
         find_wings(cand, placed, pos, T, rec, rung)
     elif rung == UNIQUE_RECTANGLE:
@@ -475,7 +498,7 @@ class Workspace:
         if rung == FULL_HOUSE:
             enabled[[FULL_HOUSE, NAKED_SINGLE, HIDDEN_SINGLE]] = 1
         else:
-            enabled[rung] = 1
+            enabled[TECHNIQUES.index(technique)] = 1  # a sashimi fish's, not its rung's
         cand = np.ascontiguousarray(cand, dtype=np.uint64)
         placed = np.ascontiguousarray(placed, dtype=np.int32)
         while not find_once(rung, cand, placed, self.T, enabled, self.pos, self.rec, self.work):
@@ -497,6 +520,8 @@ def _rung_of(technique: str) -> int:
     if technique not in TECHNIQUES:
         raise ValueError(f"unknown technique {technique!r}; expected one of {TECHNIQUES}")
     index = TECHNIQUES.index(technique)
+    if SASHIMI_X_WING <= index < SASHIMI_X_WING + 3:
+        return index - SASHIMI_X_WING + FINNED_X_WING  # found by the finned fish's rung
     return FULL_HOUSE if index <= HIDDEN_SINGLE else index
 
 

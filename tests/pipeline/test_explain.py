@@ -36,9 +36,16 @@ MIN_NAMED_PRE_EMPTED = {
     "naked_quad": 0.5,  # pairs, X-wing, XYZ-wing first
     "jellyfish": 0.5,  # pointing, skyscraper first
     "bug_plus_one": 0.25,  # XY-wing (4.2) first
-    "w_wing": 0.35,  # XY-wing (4.2) first; SE finds W-wings as chains (6.5)
-    "xy_chain": 0.45,  # remote pairs and XY-chains: skyscraper (4.0) first
+    "w_wing": 0.2,  # XY-wing (4.2), WXYZ-wing (5.5) first; SE finds W-wings as chains (6.5)
+    "xy_chain": 0.2,  # remote pairs and XY-chains: skyscraper (4.0), WXYZ-wing (5.5) first
     "simple_colouring": 0.0,  # SE finds colouring as chains: X-chains first
+    "empty_rectangle": 0.5,  # 2-string kite (4.1) first
+    # X-chains of three strong links (5.5) first: Sukaku Explainer rates the finned fish as
+    # grouped strong links, above the plain ones
+    "finned_swordfish": 0.55,
+    "finned_jellyfish": 0.65,
+    "sashimi_swordfish": 0.0,
+    "sashimi_jellyfish": 0.75,
 }
 
 runner = CliRunner()

@@ -142,8 +142,8 @@ def test_tall_boxes_take_the_form_of_their_wide_transpose():
     puzzle = random_puzzle(6, 3, 2, seed=5, keep=0.4)
     result = canonical_transform(puzzle, "3x2")
     assert result.transposed
-    assert result.text == canonical(puzzle, "3x2") == brute_force(
-        text_of(values_of(puzzle).T), 2, 3
+    assert (
+        result.text == canonical(puzzle, "3x2") == brute_force(text_of(values_of(puzzle).T), 2, 3)
     )
     assert result.apply(puzzle) == result.text
     # the same transform takes the 3x2 solution to a valid 2x3 grid through the form's givens

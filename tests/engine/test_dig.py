@@ -47,6 +47,8 @@ def warm_kernels() -> None:
     cache costs the fixture, not the time limit under test."""
     for family in ("grids", "digger"):
         warm(family)
+
+
 DIG_MODULE = importlib.import_module("engine.dig")  # the package exports the function as dig
 
 

@@ -37,7 +37,10 @@ row prunes the branch, a smaller one becomes the new best and marks every row be
 Blank rows of one band are interchangeable, so only one of them is tried.
 
 Cost (``bench/canon_bench.py``, one core): about 10,000 9x9 17-clue puzzles and 500 full 9x9
-grids a second; 16x16 puzzles take about a millisecond and full 16x16 grids a tenth of a second.
+grids a second; 16x16 puzzles take about a millisecond and full 16x16 grids a fifth of a second,
+full 25x25 grids 10 to 25 seconds. The column orders of a full grid's first band grow as
+(C!)^R: a full 36x36 grid took over 400 seconds unfinished, so grids past
+:data:`MAX_CANON_SIZE` are refused (:class:`CanonTooLarge`) rather than left to hang.
 """
 
 from __future__ import annotations
@@ -54,6 +57,21 @@ from engine.jit import kernel
 from engine.text import infer_geometry, parse, parse_many, to_text
 
 Box = str | tuple[int, int] | None
+MAX_CANON_SIZE = 25  # the largest grid whose form is searched (see the cost above)
+
+
+class CanonTooLarge(ValueError):
+    """The grid is past :data:`MAX_CANON_SIZE`: its exact form would take hours."""
+
+
+def check_canon_size(n: int) -> None:
+    """Refuse grids past :data:`MAX_CANON_SIZE` with one line naming the size and the limit."""
+    if n > MAX_CANON_SIZE:
+        raise CanonTooLarge(
+            f"{n}x{n} grids have no canonical form here (ids and dedupe need one): the exact "
+            f"search takes hours past {MAX_CANON_SIZE}x{MAX_CANON_SIZE}; use a size up to "
+            f"{MAX_CANON_SIZE}"
+        )
 
 
 @kernel
@@ -491,6 +509,7 @@ def form_geometry(geo: Geometry) -> Geometry:
 def _run(values: np.ndarray, geo: Geometry) -> tuple[np.ndarray, np.ndarray]:
     """Forms (count, ncells) and transforms (count, 1 + 2n) of a parsed batch; the transforms'
     transpose flag is set for tall boxes, whose forms read the transposed grids."""
+    check_canon_size(geo.n)
     form_geo = form_geometry(geo)
     turned = form_geo is not geo
     if turned:

@@ -37,6 +37,7 @@ def generate(
 
     Rows carry id (from the canonical form), size, box shape, solution and seed provenance.
     """
+    from engine.canon import check_canon_size
     from engine.geometry import default_box, parse_box
     from pipeline.prepare import GENERATE, prepare_engine
     from pipeline.recipe import ParallelSpec
@@ -48,6 +49,10 @@ def generate(
         fail(f"--box/--size: {exc}")
     if rows * cols != size:
         fail(f"--box {rows}x{cols} does not fit --size {size} (rows x cols must equal the size)")
+    try:
+        check_canon_size(size)  # each grid's id needs its canonical form
+    except ValueError as exc:
+        fail(f"--size: {exc}")
     spec = ParallelSpec(n_jobs=jobs_or_all(jobs), chunk_size=chunk_size)
     prepare_engine(GENERATE)
     with user_errors():

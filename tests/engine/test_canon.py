@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.canon import canonical, canonical_many, canonical_transform
+from engine.canon import CanonTooLarge, canonical, canonical_many, canonical_transform
 from engine.geometry import SYMBOLS
 from engine.grids import random_grid
 from engine.solver import solve
@@ -215,6 +215,13 @@ def test_large_grids_are_invariant(size, box, keep):
     puzzle = random_puzzle(size, rows, cols, seed=size, keep=keep)
     disguised = text_of(transform(values_of(puzzle), rows, cols, np.random.default_rng(size)))
     assert canonical(disguised, box) == canonical(puzzle, box)
+
+
+def test_grids_past_the_size_limit_are_refused_at_once():
+    with pytest.raises(CanonTooLarge, match=r"36x36 grids have no canonical form.* up to 25"):
+        canonical("." * 36 * 36)
+    with pytest.raises(CanonTooLarge, match="36x36"):
+        canonical_transform(random_grid(36, seed=1))
 
 
 def test_empty_batch_and_bad_input():

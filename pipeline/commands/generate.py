@@ -38,21 +38,16 @@ def generate(
     Rows carry id (from the canonical form), size, box shape, solution and seed provenance.
     """
     from engine.canon import check_canon_size
-    from engine.geometry import default_box, parse_box
+    from engine.geometry import box_shape
     from pipeline.prepare import GENERATE, prepare_engine
     from pipeline.recipe import ParallelSpec
     from pipeline.run import generate_grids
 
     try:
-        rows, cols = parse_box(box) if box else default_box(size)
-    except ValueError as exc:
-        fail(f"--box/--size: {exc}")
-    if rows * cols != size:
-        fail(f"--box {rows}x{cols} does not fit --size {size} (rows x cols must equal the size)")
-    try:
+        rows, cols = box_shape(size, box)
         check_canon_size(size)  # each grid's id needs its canonical form
     except ValueError as exc:
-        fail(f"--size: {exc}")
+        fail(f"--box/--size: {exc}")
     spec = ParallelSpec(n_jobs=jobs_or_all(jobs), chunk_size=chunk_size)
     prepare_engine(GENERATE)
     with user_errors():

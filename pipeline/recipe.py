@@ -74,7 +74,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.dig import SYMMETRIES, tiers_for
 from engine.geometry import box_shape, geometry
-from engine.logic.state import TECHNIQUE_INDEX, TECHNIQUES
 from engine.tiers import BAND_KEYS, TIERS, InvalidTiers, Tier, tiers_from_mapping
 from pipeline.render.book import LAYOUTS
 from pipeline.render.options import PrintOptionError, PrintOptions
@@ -328,16 +327,11 @@ def _listed(choices: tuple[object, ...]) -> str:
 
 
 def _tiers(top: _Table) -> tuple[Tier, ...]:
-    """Bands from ``[tiers.<name>]``, parsed by the engine; here: names, keys, technique ids."""
+    """Bands from ``[tiers.<name>]``: names checked here, the bands by the engine's parser."""
     tiers = top.table("tiers", None)
     for name in tiers.value:
         if not isinstance(name, str) or not TIER_NAME.match(name):
             tiers.fail(str(name), "bad tier name; allowed: lower-case letters, digits, '_', '-'")
-        band = tiers.table(name, BAND_KEYS)
-        hardest = band.string("hardest", None, TECHNIQUES)
-        needs = band.string("needs", None, TECHNIQUES)
-        if hardest and needs and TECHNIQUE_INDEX[needs] > TECHNIQUE_INDEX[hardest]:
-            band.fail("needs", f"{needs!r} is harder than hardest = {hardest!r}")
     try:
         return tuple(tiers_from_mapping(tiers.value).values())
     except InvalidTiers as exc:  # its message starts with the dotted key

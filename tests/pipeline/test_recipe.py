@@ -186,7 +186,7 @@ MISTAKES = [
     (("tiers", "gentle", "clues"), [1.5, 2], "tiers.gentle.clues", "[min, max] integers"),
     (("tiers", "gentle", "hardest"), "magic", "tiers.gentle.hardest", "x_wing"),
     (("tiers", "gentle", "needs"), "x_wing", "tiers.gentle.needs", "harder than"),
-    (("tiers", "gentle", "level"), 1, "tiers.gentle.level", "allowed keys: score"),
+    (("tiers", "gentle", "level"), 1, "tiers.gentle.level", "a band has score"),
     (("tiers", "gentle"), "hard", "tiers.gentle", "a table"),
     (("tiers", "Bad Name"), {}, "tiers.Bad Name", "lower-case"),
 ]

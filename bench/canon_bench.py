@@ -20,7 +20,7 @@ WARM_UP = 5  # puzzles canonicalised before timing, so compilation is not measur
 FULL_GRIDS = 300  # random full 9x9 grids timed
 GIANT_PUZZLES = 20  # 16x16 puzzles timed one by one
 GIANT_GRIDS = 5  # full 16x16 grids timed one by one
-BIG_GRIDS = 3  # full 25x25 grids timed one by one (--big): 10 to 25 s each
+BIG_GRIDS = 3  # full 25x25 grids timed one by one (--big): 10 to 30 s each
 
 
 def rate(puzzles: list[str], box: str | None = None) -> float:

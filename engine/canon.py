@@ -38,7 +38,7 @@ Blank rows of one band are interchangeable, so only one of them is tried.
 
 Cost (``bench/canon_bench.py``, one core): about 10,000 9x9 17-clue puzzles and 500 full 9x9
 grids a second; 16x16 puzzles take about a millisecond and full 16x16 grids a fifth of a second,
-full 25x25 grids 10 to 25 seconds. The column orders of a full grid's first band grow as
+full 25x25 grids 10 to 30 seconds. The column orders of a full grid's first band grow as
 (C!)^R: a full 36x36 grid took over 400 seconds unfinished, so grids past
 :data:`MAX_CANON_SIZE` are refused (:class:`CanonTooLarge`) rather than left to hang.
 """

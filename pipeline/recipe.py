@@ -72,6 +72,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from engine.canon import check_canon_size
 from engine.dig import SYMMETRIES, tiers_for
 from engine.geometry import box_shape, geometry
 from engine.tiers import BAND_KEYS, TIERS, InvalidTiers, Tier, tiers_from_mapping
@@ -395,8 +396,9 @@ def _shape(table: _Table) -> tuple[int, int, int]:
     """(size, box rows, box cols) from ``size`` and/or ``box``."""
     size = table.integer("size", None)
     box = table.string("box", None)
-    try:  # the range and fit of both: engine.geometry.box_shape
+    try:  # the range and fit of both: engine.geometry.box_shape; every puzzle's id needs its form
         rows, cols = box_shape(DEFAULT_SIZE if size is None and box is None else size, box)
+        check_canon_size(rows * cols)
     except ValueError as exc:
         key = "size" if box is None else "box"
         table.fail(key, f"got {_shown(table.value[key])}; {exc}")

@@ -140,10 +140,15 @@ def parse_box(box: str | tuple[int, int]) -> tuple[int, int]:
     return int(rows), int(cols)
 
 
-def box_shape(size: int | None = None, box: str | tuple[int, int] | None = None) -> tuple[int, int]:
+def box_shape(
+    size: int | None = None,
+    box: str | tuple[int, int] | None = None,
+    largest: int | None = MAX_SIZE,
+) -> tuple[int, int]:
     """(box rows, box cols) for a grid size and/or a box shape: the one check that they fit
-    (boxes at least 2x2, rows x cols equal to the size, sizes MIN_SIZE to MAX_SIZE, not prime).
-    Raises ValueError saying what is wrong; recipes and the CLI name their key or option."""
+    (boxes at least 2x2, rows x cols equal to the size, sizes MIN_SIZE to ``largest``, not prime).
+    ``largest`` is the text form's limit; None for grids kept as arrays only. Raises ValueError
+    saying what is wrong; recipes and the CLI name their key or option."""
     if box is not None:
         rows, cols = parse_box(box)
         fits = f"multiplying to {size}" if size is not None else "multiplying to the grid size"
@@ -155,16 +160,15 @@ def box_shape(size: int | None = None, box: str | tuple[int, int] | None = None)
         size = rows * cols
     elif size is None:
         raise ValueError("give a grid size or a box shape")
-    if not MIN_SIZE <= size <= MAX_SIZE:
-        raise ValueError(
-            f"a {size}x{size} grid is out of range: sizes from {MIN_SIZE} to {MAX_SIZE}"
-        )
+    if size < MIN_SIZE or (largest is not None and size > largest):
+        raise ValueError(f"{size}x{size} is out of range: sizes from {MIN_SIZE} to {largest}")
     return (rows, cols) if box is not None else default_box(size)
 
 
 def geometry_for(size: int | None = None, box: str | tuple[int, int] | None = None) -> Geometry:
-    """The geometry for a grid size (9, 16 ...) and/or an explicit box shape (:func:`box_shape`)."""
-    return geometry(*box_shape(size, box))
+    """The geometry for a grid size (9, 16 ...) and/or an explicit box shape (:func:`box_shape`;
+    any size, as grids past the text form's 64 exist as arrays)."""
+    return geometry(*box_shape(size, box, largest=None))
 
 
 def accepted_lengths() -> str:

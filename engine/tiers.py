@@ -161,7 +161,7 @@ def _technique(table: Mapping[str, Any], key: str, where: str) -> str | None:
     if key not in table:
         return None
     value = table[key]
-    if value not in TECHNIQUE_INDEX:
+    if not isinstance(value, str) or value not in TECHNIQUE_INDEX:
         raise InvalidTiers(
             f"{where}.{key}: unknown technique {value!r}; expected one of {', '.join(TECHNIQUES)}"
         )

@@ -33,7 +33,7 @@ bench: $(STAMP) system-deps
 
 # Line coverage of engine/ and pipeline/ with numba off (NUMBA_DISABLE_JIT=1), so kernel bodies
 # count as Python. Kernels run as plain Python are about a hundred times slower, so this runs the
-# tests that finish without the JIT (text, formats, recipe, store, render, CLI: about six minutes);
+# tests that finish without the JIT (text, formats, recipe, store, render, CLI: 4 to 6 minutes);
 # the engine's property tests, digging, grading and whole runs need compiled kernels.
 COVERAGE_TESTS ?= tests/engine/test_text.py tests/pipeline/test_formats.py \
 	tests/pipeline/test_formats_fuzz.py tests/pipeline/test_formats_writers.py \

@@ -239,7 +239,9 @@ def dig(
 
     ``target`` is a tier name of ``tiers`` (default :func:`tiers_for` the grid) or a band.
     ``budget`` caps the candidates, graded or not (default :func:`default_budget`),
-    ``time_limit`` the seconds.
+    ``time_limit`` the seconds: checked before each batch of candidates goes to the kernels, never
+    inside them, so a run overshoots by up to one batch's dig and grade (plus numba's compile on
+    first use; :func:`engine.warmup.warm` does that beforehand).
     Deterministic for a given seed. Raises :class:`ImpossibleBand`, :class:`DigFailed`.
     """
     if budget is not None and budget < 1:

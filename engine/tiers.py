@@ -106,8 +106,9 @@ def tier_indices(
 def tiers_from_mapping(mapping: Mapping[str, Any]) -> dict[str, Tier]:
     """Bands from a parsed ``[tiers]`` TOML table ({name: {key: value}}), in table order.
 
-    Raises :class:`InvalidTiers` naming the dotted key, e.g. ``tiers.hard.score: expected
-    [min, max] floats``.
+    The one parser of bands from tables (recipes use it): keys, [min, max] pairs, technique
+    names, and ``needs`` no harder than ``hardest``. Raises :class:`InvalidTiers` naming the
+    dotted key, e.g. ``tiers.hard.score: expected [min, max] floats``.
     """
     if not isinstance(mapping, Mapping):
         raise InvalidTiers(f"tiers: expected a table of tier bands, got {mapping!r}")
@@ -121,7 +122,7 @@ def tiers_from_mapping(mapping: Mapping[str, Any]) -> dict[str, Tier]:
             raise InvalidTiers(
                 f"{where}.{unknown[0]}: unknown key; a band has {', '.join(BAND_KEYS)}"
             )
-        bands[name] = Tier(
+        band = Tier(
             name=name,
             score=_pair(table, "score", where, float),
             iterations=_pair(table, "iterations", where, int),
@@ -129,6 +130,12 @@ def tiers_from_mapping(mapping: Mapping[str, Any]) -> dict[str, Tier]:
             hardest=_technique(table, "hardest", where),
             needs=_technique(table, "needs", where),
         )
+        order = [TECHNIQUE_INDEX[t] for t in (band.hardest, band.needs) if t]
+        if len(order) == 2 and order[1] > order[0]:
+            raise InvalidTiers(
+                f"{where}.needs: {band.needs!r} is harder than hardest = {band.hardest!r}"
+            )
+        bands[name] = band
     return bands
 
 
@@ -154,7 +161,7 @@ def _technique(table: Mapping[str, Any], key: str, where: str) -> str | None:
     if key not in table:
         return None
     value = table[key]
-    if value not in TECHNIQUE_INDEX:
+    if not isinstance(value, str) or value not in TECHNIQUE_INDEX:
         raise InvalidTiers(
             f"{where}.{key}: unknown technique {value!r}; expected one of {', '.join(TECHNIQUES)}"
         )

@@ -36,8 +36,19 @@ from engine.search import Workspace
 from engine.search9 import scratch9, singles9
 from engine.text import parse
 from engine.tiers import Tier, tiers_from_mapping
+from engine.warmup import warm
 
 IMPOSSIBLE_SECONDS = 1.0  # an impossible band must be refused at once
+
+
+@pytest.fixture(scope="module")
+def warm_kernels() -> None:
+    """Compile (or load) the grid and digger kernels before a timed test, so a cold numba
+    cache costs the fixture, not the time limit under test."""
+    for family in ("grids", "digger"):
+        warm(family)
+
+
 DIG_MODULE = importlib.import_module("engine.dig")  # the package exports the function as dig
 
 
@@ -172,7 +183,7 @@ def test_16x16_singles_tier_with_symmetry() -> None:
         (Tier("medium", score=(0.0, 2.5)), True, 16),
     ],
 )
-def test_impossible_bands_fail_fast(band: Tier, minimal: bool, size: int) -> None:
+def test_impossible_bands_fail_fast(band: Tier, minimal: bool, size: int, warm_kernels) -> None:
     start = time.perf_counter()
     with pytest.raises(ImpossibleBand, match=band.name):
         dig(engine.random_grid(size, seed=1), band, seed=1, minimal=minimal)
@@ -195,7 +206,7 @@ def test_the_budget_counts_every_candidate_graded_or_not(budget: int) -> None:
         dig(engine.random_grid(9, seed=2), band, seed=2, budget=budget)
 
 
-def test_time_limit_stops_the_search() -> None:
+def test_time_limit_stops_the_search(warm_kernels) -> None:
     band = Tier("chains", score=(6.0, 7.5))
     start = time.perf_counter()
     with pytest.raises(DigFailed):

@@ -23,8 +23,7 @@ MIN_FOUND = 0.99
 GEO = geometry(3, 3)
 
 #: HoDoKu code (variant suffix dropped) -> our technique id; codes not listed are techniques we do
-#: not implement (finned/Franken fish, unique rectangle type 3, hidden and avoidable rectangles,
-#: grouped chains, ALS, ...).
+#: not implement (finned/Franken fish, grouped chains, ALS, ...).
 CODES = {
     "0000": "full_house",
     "0002": "hidden_single",
@@ -46,9 +45,13 @@ CODES = {
     "0401": "two_string_kite",
     "0600": "unique_rectangle",  # type 1
     "0601": "unique_rectangle",  # type 2
+    "0602": "unique_rectangle",  # type 3
     "0603": "unique_rectangle",  # type 4
     "0604": "unique_rectangle",  # type 5
     "0605": "unique_rectangle",  # type 6
+    "0606": "hidden_rectangle",
+    "0607": "avoidable_rectangle",  # type 1
+    "0608": "avoidable_rectangle",  # type 2
     "0610": "bug_plus_one",
     "0500": "simple_colouring",  # trap
     "0501": "simple_colouring",  # wrap
@@ -61,6 +64,7 @@ CODES = {
     "0800": "xy_wing",
     "0801": "xyz_wing",
     "0803": "w_wing",
+    "1101": "sue_de_coq",
     # patterns that one of our finders subsumes
     "0310": "x_chain",  # finned X-wing
     "0403": "x_chain",  # turbot fish
@@ -99,6 +103,7 @@ def load_cases(path: Path) -> list[dict]:
             cases.append(
                 {
                     "grid": fields[0],
+                    "givens": fields[4],
                     "code": code,
                     "technique": technique,
                     "deleted": _cells(fields[5]),
@@ -108,6 +113,19 @@ def load_cases(path: Path) -> list[dict]:
                 }
             )
     return cases
+
+
+def givens(field: str) -> np.ndarray:
+    """The givens flags of HoDoKu's givens field (``+`` before a digit: placed, not given)."""
+    flags, plus = [], False
+    for char in field:
+        if char == "+":
+            plus = True
+            continue
+        flags.append(char != "." and not plus)
+        plus = False
+    assert len(flags) == GEO.ncells, field
+    return np.array(flags, dtype=np.int32)
 
 
 def pencil_marks(case: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -134,7 +152,8 @@ def pencil_marks(case: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def run_case(case: dict) -> tuple[bool, bool]:
     """(found the expected effects, everything found is true) for one case."""
     cand, placed, solution = pencil_marks(case)
-    steps = workspace(GEO).find(case["technique"], cand, placed).all_steps()
+    space = workspace(GEO)
+    steps = space.find(case["technique"], cand, placed, givens(case["givens"])).all_steps()
     if case["technique"] in SINGLES:
         allowed = SINGLES[: SINGLES.index(case["technique"]) + 1]
         steps = tuple(s for s in steps if s.technique in allowed)
@@ -188,7 +207,7 @@ def all_states(shared_data: Path) -> list[dict]:
             if line.startswith("#") or not line.strip():
                 continue
             fields = line.rstrip("\n").split("\t")
-            states.append({"grid": fields[0], "deleted": _cells(fields[5])})
+            states.append({"grid": fields[0], "givens": fields[4], "deleted": _cells(fields[5])})
     return states[::SOUNDNESS_SAMPLE]
 
 
@@ -198,6 +217,6 @@ def test_every_finder_is_sound_on_every_state(all_states: list[dict], technique:
     space = workspace(GEO)
     for state in all_states:
         cand, placed, solution = pencil_marks(state)
-        for step in space.find(technique, cand, placed).all_steps():
+        for step in space.find(technique, cand, placed, givens(state["givens"])).all_steps():
             assert all(solution[c] != d for c, d in step.eliminations), (technique, state["grid"])
             assert all(solution[c] == d for c, d in step.placements), (technique, state["grid"])

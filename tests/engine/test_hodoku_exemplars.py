@@ -5,7 +5,7 @@ adding the technique must get further (fewer candidates left).
 "Before" follows HoDoKu's own order, which made the exemplars: it differs from our contract ladder
 in a few places (naked triple before hidden pair, W-wing before XY-wing, locked pairs and triples
 before locked candidates, remote pairs and BUG+1 right after the fish, unique rectangles after the
-wings).
+wings, Sue de Coq before the colouring).
 """
 
 from __future__ import annotations
@@ -47,6 +47,9 @@ HODOKU_ORDER = (
     "xy_wing",
     "xyz_wing",
     "unique_rectangle",
+    "hidden_rectangle",
+    "avoidable_rectangle",
+    "sue_de_coq",
     "simple_colouring",
     "x_chain",
     "xy_chain",

@@ -229,6 +229,16 @@ def eliminate(rec, cand, cell, digit):
 
 
 @kernel
+def eliminate_all(rec, cand, cell, digits):
+    """Record the elimination of every one of ``digits`` (a mask) still a candidate at ``cell``."""
+    m = cand[cell] & digits
+    while m:
+        low = lowest_bit(m)
+        m ^= low
+        add_effect(rec, cell, bit_index(low), ELIMINATE)
+
+
+@kernel
 def mark(rec):
     """Where the next step's proof and effects start (pass both to :func:`commit`)."""
     counts = rec[4]

@@ -29,7 +29,7 @@ from engine.logic.state import (
     bit,
     bit_index,
     commit,
-    eliminate,
+    eliminate_all,
     lowest_bit,
     mark,
     popcount,
@@ -135,21 +135,11 @@ def _pairs(cand, placed, T, rec, sets, counts, units_pair, sub, digits, surplus)
                 if sub & bit(p) or lc & bit(p):
                     add_proof(rec, cell)
                 elif placed[cell] == 0:
-                    _drop_all(rec, cand, cell, line_out)
+                    eliminate_all(rec, cand, cell, line_out)
                 cell = units[box, p]
                 in_c = cell_units[cell, kline] == line and sub & bit(unit_pos[cell, kline]) != U0
                 if bc & bit(p):
                     add_proof(rec, cell)
                 elif placed[cell] == 0 and not in_c:
-                    _drop_all(rec, cand, cell, box_out)
+                    eliminate_all(rec, cand, cell, box_out)
             commit(rec, start, SUE_DE_COQ, 0, digits | ld | bd)
-
-
-@kernel
-def _drop_all(rec, cand, cell, digits):
-    """Record the elimination of every one of ``digits`` still a candidate at ``cell``."""
-    m = cand[cell] & digits
-    while m:
-        low = lowest_bit(m)
-        m ^= low
-        eliminate(rec, cand, cell, bit_index(low))

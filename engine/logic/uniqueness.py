@@ -61,6 +61,7 @@ from engine.logic.state import (
     bit,
     commit,
     eliminate,
+    eliminate_all,
     eliminate_common,
     lowest_bit,
     mark,
@@ -245,48 +246,36 @@ def _type_3(cand, placed, units, unit_pos, rec, corners, roof1, roof2, ab, u, k)
         if not members & bit(i):
             continue
         d1 = extra | cand[units[u, i]]
-        _subset(cand, placed, units, rec, corners, u, roofs | bit(i), d1, 1)
+        _subset(cand, placed, units, rec, corners, u, roofs, bit(i), d1)
         for j in range(i + 1, n):
             if not members & bit(j):
                 continue
             d2 = d1 | cand[units[u, j]]
             if popcount(d2) > 4:
                 continue
-            _subset(cand, placed, units, rec, corners, u, roofs | bit(i) | bit(j), d2, 2)
+            _subset(cand, placed, units, rec, corners, u, roofs, bit(i) | bit(j), d2)
             for m in range(j + 1, n):
                 if members & bit(m):
                     d3 = d2 | cand[units[u, m]]
-                    cells = roofs | bit(i) | bit(j) | bit(m)
-                    _subset(cand, placed, units, rec, corners, u, cells, d3, 3)
+                    chosen = bit(i) | bit(j) | bit(m)
+                    _subset(cand, placed, units, rec, corners, u, roofs, chosen, d3)
 
 
 @kernel
-def _subset(cand, placed, units, rec, corners, u, cells, digits, size):
-    """Record a type 3 when ``size`` cells of unit u (positions ``cells``, with the roofs) and
-    the roofs' extra digits hold ``size + 1`` digits: they leave the unit's other cells."""
+def _subset(cand, placed, units, rec, corners, u, roofs, chosen, digits):
+    """Record a type 3 when the cells of unit u at positions ``chosen`` and the roofs' extra
+    digits hold one digit more than those cells: they leave the unit's other cells."""
+    size = popcount(chosen)
     if popcount(digits) != size + 1:
         return
     start = _open(rec, corners)
     for i in range(units.shape[1]):
         cell = units[u, i]
-        if cells & bit(i):
-            if not _is_corner(corners, cell):
-                add_proof(rec, cell)
-        elif placed[cell] == 0:
-            rest = cand[cell] & digits
-            while rest:
-                low = lowest_bit(rest)
-                rest ^= low
-                eliminate(rec, cand, cell, _index(low))
+        if chosen & bit(i):
+            add_proof(rec, cell)
+        elif not roofs & bit(i) and placed[cell] == 0:
+            eliminate_all(rec, cand, cell, digits)
     commit(rec, start, UNIQUE_RECTANGLE, TYPE_3 + SUBSET_STEP * (size - 1), digits)
-
-
-@kernel
-def _is_corner(corners, cell):
-    for i in range(CORNERS):  # noqa: SIM110 (a plain loop for numba)
-        if corners[i] == cell:
-            return True
-    return False
 
 
 @kernel

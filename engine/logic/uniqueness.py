@@ -373,7 +373,11 @@ def find_avoidable_rectangles(cand, placed, given, T, rec):
                 if not both & bit(c1):
                     continue
                 for c2 in range(c1 + 1, n):
-                    if not both & bit(c2):
+                    pair = bit(c1) | bit(c2)
+                    if (
+                        not both & bit(c2)
+                        or popcount(solved[r1] & pair) + popcount(solved[r2] & pair) < 2
+                    ):
                         continue
                     corners[0], corners[1] = r1 * n + c1, r1 * n + c2
                     corners[2], corners[3] = r2 * n + c1, r2 * n + c2

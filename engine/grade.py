@@ -7,10 +7,13 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
   hidden pair 3.4, naked triple 3.6, swordfish 3.8, hidden triple 4.0, and, as Sukaku Explainer
   (the SE that rated the public puzzle banks) does, skyscraper 4.0, 2-string kite 4.1, any other
   turbot fish (an X-chain of two strong links) and empty rectangle 4.2; XY-wing 4.2, finned (and
-  sashimi) X-wing 4.3, XYZ-wing 4.4, unique rectangle 4.5 (types beyond 1: 4.6), naked quad 5.0,
-  jellyfish 5.2, hidden quad 5.4, X-chains of three strong links and WXYZ-wing 5.5, BUG+1 5.6,
-  finned swordfish 5.7 and jellyfish 6.1 (Sukaku Explainer's grouped strong links), colouring
-  and W-wing 6.5-6.6 (SE finds them as chains), chains from 6.5 plus a bonus that grows with the
+  sashimi) X-wing 4.3, XYZ-wing 4.4, unique rectangle 4.5 (types beyond 1: 4.6; type 3 0.1 more
+  per naked-subset digit beyond two, as SE), avoidable rectangle as unique rectangle, hidden
+  rectangle 4.6 (as SE's type 4), naked quad 5.0, jellyfish 5.2, hidden quad 5.4, X-chains of
+  three strong links and WXYZ-wing 5.5, BUG+1 5.6, finned swordfish 5.7 and jellyfish 6.1
+  (Sukaku Explainer's grouped strong links), colouring and W-wing 6.5-6.6 (SE finds them as
+  chains), Sue de Coq 6.6 (SE has none: HoDoKu scores it between the W-wing and the X-chain),
+  chains from 6.5 plus a bonus that grows with the
   logarithm of their length.
 * A pass counts at the rating of the easiest step it offers, as a rater takes the easiest step
   (a puzzle whose every pass has a hidden single in a box is a 1.2, one that once offers only
@@ -62,8 +65,10 @@ from engine.logic.passes import (
 )
 from engine.logic.passes import THREE_LINKS as THREE_LINK_RUNG
 from engine.logic.state import (
+    AVOIDABLE_RECTANGLE,
     BUG_PLUS_ONE,
     FULL_HOUSE,
+    HIDDEN_RECTANGLE,
     HIDDEN_SINGLE,
     NAKED_SINGLE,
     S_DIRECT,
@@ -75,6 +80,7 @@ from engine.logic.state import (
     UNIQUE_RECTANGLE,
     X_CHAIN,
 )
+from engine.logic.uniqueness import SUBSET_STEP
 from engine.search import OUT_OF_BUDGET
 from engine.solver import MultipleSolutions, NoSolution, count_grid
 from engine.solver import workspace as solver_workspace
@@ -123,6 +129,9 @@ RATINGS: dict[str, float] = {
     "w_wing": 6.6,
     "unique_rectangle": 4.5,
     "bug_plus_one": 5.6,
+    "hidden_rectangle": 4.6,
+    "avoidable_rectangle": 4.5,
+    "sue_de_coq": 6.6,
     "simple_colouring": 6.5,
     "x_chain": 6.5,
     "xy_chain": 6.6,
@@ -134,7 +143,7 @@ TURBOT_RATING = 4.2  # an X-chain of turbot-fish length (engine.logic.chains.TUR
 TURBOT_LINKS = 5
 THREE_LINK_RATING = 5.5  # an X-chain of three strong links (Sukaku Explainer: 5.4-5.6)
 THREE_LINKS = 7
-UR_TYPE_BONUS = 0.1  # unique rectangles beyond type 1 rate a step higher, as in SE
+UR_TYPE_BONUS = 0.1  # unique and avoidable rectangles beyond type 1 rate a step higher, as in SE
 CHAIN_BONUS = 0.1  # per step of the length ladder below
 CHAIN_FREE_LINKS = 4  # chains up to this many links get no bonus
 CHAIN_GROWTH = 1.5  # each further bonus step needs this factor more links
@@ -405,9 +414,11 @@ def _hardest(counts: list[int]) -> str | None:
 
 @kernel
 def assumes_uniqueness(steps):
-    """True when a step is sound only for a puzzle with one solution (unique rectangle, BUG+1)."""
+    """True when a step is sound only for a puzzle with one solution (unique, hidden and
+    avoidable rectangles, BUG+1)."""
     for i in range(steps.shape[0]):
-        if steps[i, S_TECH] == UNIQUE_RECTANGLE or steps[i, S_TECH] == BUG_PLUS_ONE:
+        tech = steps[i, S_TECH]
+        if tech in (UNIQUE_RECTANGLE, BUG_PLUS_ONE, HIDDEN_RECTANGLE, AVOIDABLE_RECTANGLE):
             return True
     return False
 
@@ -454,8 +465,8 @@ def rate_steps(steps, n, ratings, direct_ratings, tally):
             rating = TURBOT_RATING
         elif tech == X_CHAIN and extra <= THREE_LINKS:
             rating = THREE_LINK_RATING
-        elif tech == UNIQUE_RECTANGLE and extra > 1:
-            rating += UR_TYPE_BONUS
+        elif tech in (UNIQUE_RECTANGLE, AVOIDABLE_RECTANGLE) and extra > 1:
+            rating += UR_TYPE_BONUS * (1 + extra // SUBSET_STEP)
         elif X_CHAIN <= tech < TRIAL_AND_ERROR:  # chains by their length
             limit = float(CHAIN_FREE_LINKS)
             while extra > limit:

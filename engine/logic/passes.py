@@ -39,6 +39,7 @@ from engine.logic.single_digit import find_empty_rectangles, find_turbot
 from engine.logic.singles import find_singles
 from engine.logic.state import (
     AIC,
+    AVOIDABLE_RECTANGLE,
     BUG_PLUS_ONE,
     C_EFFECTS,
     C_OVERFLOW,
@@ -51,6 +52,7 @@ from engine.logic.state import (
     FULL_HOUSE,
     HIDDEN_PAIR,
     HIDDEN_QUAD,
+    HIDDEN_RECTANGLE,
     HIDDEN_SINGLE,
     HIDDEN_TRIPLE,
     JELLYFISH,
@@ -72,6 +74,7 @@ from engine.logic.state import (
     SASHIMI_X_WING,
     SIMPLE_COLOURING,
     SKYSCRAPER,
+    SUE_DE_COQ,
     SWORDFISH,
     T_CELL_UNITS,
     T_PEERS,
@@ -82,8 +85,10 @@ from engine.logic.state import (
     TWO_STRING_KITE,
     U0,
     UNIQUE_RECTANGLE,
+    W_GIVEN,
     W_WING,
     WXYZ_WING,
+    WORK_ARRAYS,
     X_CHAIN,
     X_WING,
     XY_CHAIN,
@@ -101,7 +106,8 @@ from engine.logic.state import (
     tables,
 )
 from engine.logic.subsets import find_subsets
-from engine.logic.uniqueness import find_bug, find_unique_rectangles
+from engine.logic.sue_de_coq import find_sue_de_coq
+from engine.logic.uniqueness import find_avoidable_rectangles, find_bug, find_unique_rectangles
 from engine.logic.wings import find_wings, find_wxyz_wings
 
 #: Rungs that are no technique of their own: X-chains of turbot-fish length and of three strong
@@ -111,7 +117,11 @@ THREE_LINKS = TURBOT + 1
 
 #: Rungs of the pass loop, easiest first by Sudoku Explainer rating (as Sukaku Explainer, which
 #: rates the single-digit patterns with the wings); FULL_HOUSE stands for the singles rung (all
-#: three singles), a finned fish's rung finds the sashimi fish of its size too.
+#: three singles), a finned fish's rung finds the sashimi fish of its size too. SE rates unique
+#: rectangles 4.5 (type 1) to 4.8 (UniqueLoopHint and its type hints: +0.1 for types 2 and 4,
+#: +0.1 per naked-subset digit for type 3); it has no avoidable or hidden rectangle, which HoDoKu
+#: scores as unique rectangles (100), so they follow them. SE has no Sue de Coq either: HoDoKu
+#: scores it 250, between the W-wing (150) and the X-chain (260).
 RUNGS = (
     FULL_HOUSE,
     LOCKED_POINTING,
@@ -130,6 +140,8 @@ RUNGS = (
     FINNED_X_WING,
     XYZ_WING,
     UNIQUE_RECTANGLE,
+    AVOIDABLE_RECTANGLE,
+    HIDDEN_RECTANGLE,
     NAKED_QUAD,
     JELLYFISH,
     HIDDEN_QUAD,
@@ -140,7 +152,7 @@ RUNGS = (
     FINNED_JELLYFISH,
     SIMPLE_COLOURING,
     W_WING,
-    WXYZ_WING,
+    SUE_DE_COQ,
     X_CHAIN,
     XY_CHAIN,
     AIC,
@@ -187,8 +199,12 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_wxyz_wings(cand, placed, T, rec)
     elif XY_WING <= rung <= W_WING:
         find_wings(cand, placed, pos, T, rec, rung)
-    elif rung == UNIQUE_RECTANGLE:
-        find_unique_rectangles(cand, placed, pos, T, rec)
+    elif rung in (UNIQUE_RECTANGLE, HIDDEN_RECTANGLE):
+        find_unique_rectangles(cand, placed, pos, T, rec, rung)
+    elif rung == AVOIDABLE_RECTANGLE:
+        find_avoidable_rectangles(cand, placed, work[W_GIVEN], T, rec)
+    elif rung == SUE_DE_COQ:
+        find_sue_de_coq(cand, placed, T, rec)
     elif rung == BUG_PLUS_ONE:
         find_bug(cand, placed, pos, T, rec)
     elif rung == SIMPLE_COLOURING:
@@ -306,8 +322,10 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
     counts[:] = 0
     if not init_candidates(values, full, peers, cand, placed):
         return CONTRADICTION, 0
+    given = work[W_GIVEN]
     for cell in range(values.shape[0]):
         solved_pass[cell] = 0 if values[cell] else -1
+        given[cell] = values[cell] != 0
     build_layers(cand, placed, T, pos)  # from here on apply_effects keeps them up to date
     passes = 0
     settled = False
@@ -432,7 +450,7 @@ class Workspace:
         self.placed = np.zeros(ncells, dtype=np.int32)
         self.solved_pass = np.zeros(ncells, dtype=np.int32)
         self.pos = np.zeros((n, 3 * n), dtype=np.uint64)
-        self.work = tuple(np.zeros(ncells, dtype=np.int32) for _ in range(3))
+        self.work = tuple(np.zeros(ncells, dtype=np.int32) for _ in range(WORK_ARRAYS))
         self.scale = 1
         self.rec = new_record(geo, self.scale)
         self.runs = 0  # pass loops run: tells whether the state is still a given run's
@@ -491,8 +509,15 @@ class Workspace:
         """The last :meth:`solve`'s steps (a view: valid until the next solve)."""
         return self.rec[0][: self.rec[4][C_STEPS]]
 
-    def find(self, technique: str, cand: np.ndarray, placed: np.ndarray) -> Record:
-        """Every deduction of one technique's rung from a given candidate state."""
+    def find(
+        self,
+        technique: str,
+        cand: np.ndarray,
+        placed: np.ndarray,
+        given: np.ndarray | None = None,
+    ) -> Record:
+        """Every deduction of one technique's rung from a given candidate state; ``given`` flags
+        the cells that were givens (default: every placed cell)."""
         rung = _rung_of(technique)
         enabled = np.zeros(len(TECHNIQUES), dtype=np.int8)
         if rung == FULL_HOUSE:
@@ -501,6 +526,7 @@ class Workspace:
             enabled[TECHNIQUES.index(technique)] = 1  # a sashimi fish's, not its rung's
         cand = np.ascontiguousarray(cand, dtype=np.uint64)
         placed = np.ascontiguousarray(placed, dtype=np.int32)
+        self.work[W_GIVEN][:] = placed != 0 if given is None else given
         while not find_once(rung, cand, placed, self.T, enabled, self.pos, self.rec, self.work):
             self.grow()
         return self._record()

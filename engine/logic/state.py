@@ -57,6 +57,9 @@ TECHNIQUES = (
     "w_wing",
     "unique_rectangle",
     "bug_plus_one",
+    "hidden_rectangle",
+    "avoidable_rectangle",
+    "sue_de_coq",
     "simple_colouring",
     "x_chain",
     "xy_chain",
@@ -94,6 +97,9 @@ TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
     W_WING,
     UNIQUE_RECTANGLE,
     BUG_PLUS_ONE,
+    HIDDEN_RECTANGLE,
+    AVOIDABLE_RECTANGLE,
+    SUE_DE_COQ,
     SIMPLE_COLOURING,
     X_CHAIN,
     XY_CHAIN,
@@ -114,6 +120,10 @@ STEP_COLUMNS = 8
 C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
 # positions in the tables tuple the kernels take (see Tables.arrays)
 T_UNITS, T_CELL_UNITS, T_PEERS, T_UNIT_POS, T_INTER, T_INTER_MASKS, T_PEER_BITS = range(7)
+# the pass loop's work arrays (int32 per cell): three scratch arrays, then the givens flag (1 where
+# the cell was given: avoidable rectangles reason over the cells that were not)
+W_GIVEN = 3
+WORK_ARRAYS = 4
 
 
 @kernel
@@ -232,6 +242,16 @@ def eliminate(rec, cand, cell, digit):
     """Record the elimination of ``digit`` at ``cell`` when it is still a candidate there."""
     if cand[cell] & bit(digit):
         add_effect(rec, cell, digit, ELIMINATE)
+
+
+@kernel
+def eliminate_all(rec, cand, cell, digits):
+    """Record the elimination of every one of ``digits`` (a mask) still a candidate at ``cell``."""
+    m = cand[cell] & digits
+    while m:
+        low = lowest_bit(m)
+        m ^= low
+        add_effect(rec, cell, bit_index(low), ELIMINATE)
 
 
 @kernel

@@ -23,9 +23,9 @@ MIN_FOUND = 0.99
 GEO = geometry(3, 3)
 
 #: HoDoKu code (variant suffix dropped) -> our technique id; codes not listed are techniques we do
-#: not implement (Franken and mutant fish, unique rectangle type 3, hidden and avoidable
-#: rectangles, grouped chains, ALS, ...). HoDoKu's "Siamese" fish (a digit appended to the code)
-#: map to the finned fish of their size, and their cases count its sashimi fish too (``POOLS``).
+#: not implement (Franken and mutant fish, grouped chains, ALS, ...). HoDoKu's "Siamese" fish (a
+#: digit appended to the code) map to the finned fish of their size, and their cases count its
+#: sashimi fish too (``POOLS``).
 CODES = {
     "0000": "full_house",
     "0002": "hidden_single",
@@ -59,9 +59,13 @@ CODES = {
     "0405": "empty_rectangle",  # dual: see POOLS
     "0600": "unique_rectangle",  # type 1
     "0601": "unique_rectangle",  # type 2
+    "0602": "unique_rectangle",  # type 3
     "0603": "unique_rectangle",  # type 4
     "0604": "unique_rectangle",  # type 5
     "0605": "unique_rectangle",  # type 6
+    "0606": "hidden_rectangle",
+    "0607": "avoidable_rectangle",  # type 1
+    "0608": "avoidable_rectangle",  # type 2
     "0610": "bug_plus_one",
     "0500": "simple_colouring",  # trap
     "0501": "simple_colouring",  # wrap
@@ -74,6 +78,7 @@ CODES = {
     "0800": "xy_wing",
     "0801": "xyz_wing",
     "0803": "w_wing",
+    "1101": "sue_de_coq",
     # patterns that one of our finders subsumes
     "0403": "x_chain",  # turbot fish
     "0404": "two_string_kite",  # dual 2-string kite
@@ -129,6 +134,7 @@ def load_cases(path: Path) -> list[dict]:
             cases.append(
                 {
                     "grid": fields[0],
+                    "givens": fields[4],
                     "code": code,
                     "technique": technique,
                     "deleted": _cells(fields[5]),
@@ -138,6 +144,19 @@ def load_cases(path: Path) -> list[dict]:
                 }
             )
     return cases
+
+
+def givens(field: str) -> np.ndarray:
+    """The givens flags of HoDoKu's givens field (``+`` before a digit: placed, not given)."""
+    flags, plus = [], False
+    for char in field:
+        if char == "+":
+            plus = True
+            continue
+        flags.append(char != "." and not plus)
+        plus = False
+    assert len(flags) == GEO.ncells, field
+    return np.array(flags, dtype=np.int32)
 
 
 def pencil_marks(case: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -166,7 +185,9 @@ def run_case(case: dict) -> tuple[bool, bool]:
     cand, placed, solution = pencil_marks(case)
     technique = case["technique"]
     pool = POOLS.get(case["code"].split("-")[0], (technique,))
-    steps = tuple(s for t in pool for s in workspace(GEO).find(t, cand, placed).all_steps())
+    space = workspace(GEO)
+    given = givens(case["givens"])
+    steps = tuple(s for t in pool for s in space.find(t, cand, placed, given).all_steps())
     if technique in SINGLES:
         allowed = SINGLES[: SINGLES.index(technique) + 1]
         steps = tuple(s for s in steps if s.technique in allowed)
@@ -220,7 +241,7 @@ def all_states(shared_data: Path) -> list[dict]:
             if line.startswith("#") or not line.strip():
                 continue
             fields = line.rstrip("\n").split("\t")
-            states.append({"grid": fields[0], "deleted": _cells(fields[5])})
+            states.append({"grid": fields[0], "givens": fields[4], "deleted": _cells(fields[5])})
     return states[::SOUNDNESS_SAMPLE]
 
 
@@ -230,6 +251,6 @@ def test_every_finder_is_sound_on_every_state(all_states: list[dict], technique:
     space = workspace(GEO)
     for state in all_states:
         cand, placed, solution = pencil_marks(state)
-        for step in space.find(technique, cand, placed).all_steps():
+        for step in space.find(technique, cand, placed, givens(state["givens"])).all_steps():
             assert all(solution[c] != d for c, d in step.eliminations), (technique, state["grid"])
             assert all(solution[c] == d for c, d in step.placements), (technique, state["grid"])

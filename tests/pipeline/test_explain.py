@@ -34,9 +34,12 @@ MIN_NAMED_PRE_EMPTED = {
     "naked_pair": 0.7,  # locked pairs: pointing or claiming (2.6-2.8) first
     "naked_triple": 0.1,  # hidden pair (3.4) first: often the same cells' complement
     "naked_quad": 0.5,  # pairs, X-wing, XYZ-wing first
+    "hidden_quad": 0.65,  # XY-wing, unique rectangle type 3 (4.2-4.6) first
     "jellyfish": 0.5,  # pointing, skyscraper first
     "bug_plus_one": 0.25,  # XY-wing (4.2) first
-    "w_wing": 0.2,  # XY-wing (4.2), WXYZ-wing (5.5) first; SE finds W-wings as chains (6.5)
+    "avoidable_rectangle": 0.75,  # unique rectangles first; our path may solve no AR corner
+    "w_wing": 0.2,  # XY-wing, unique/hidden rectangles (4.2-4.6), WXYZ-wing (5.5) first; SE
+    # finds W-wings as chains (6.5)
     "xy_chain": 0.2,  # remote pairs and XY-chains: skyscraper (4.0), WXYZ-wing (5.5) first
     "simple_colouring": 0.0,  # SE finds colouring as chains: X-chains first
     "empty_rectangle": 0.5,  # 2-string kite (4.1) first

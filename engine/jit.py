@@ -17,6 +17,8 @@ from typing import Any
 
 from numba import config, njit, types
 
+import engine.kernel_cache  # noqa: F401 (installs the cache locators before any kernel exists)
+
 
 def kernel(function: Callable[..., Any] | None = None, **options: Any) -> Any:
     """``njit(cache=True, **options)`` whose calls from other kernels are typed without literals."""

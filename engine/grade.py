@@ -114,6 +114,14 @@ RATINGS: dict[str, float] = {
     "x_chain": 6.5,
     "xy_chain": 6.6,
     "aic": 7.0,
+    # not in SE: HoDoKu rates grouped nice loops and ALS-XZ 20 points (of its scale) above an
+    # AIC, ALS-XY-wing 40 and ALS chains 60; one notch of SE's 0.1 per 20 points, plus, as for
+    # every chain, the length bonus (the step's extra: its links)
+    "grouped_x_chain": 6.7,
+    "grouped_aic": 7.1,
+    "als_xz": 7.1,
+    "als_xy_wing": 7.2,
+    "als_chain": 7.3,
     "trial_and_error": 7.5,
 }
 HIDDEN_SINGLE_IN_BOX = 1.2

@@ -34,17 +34,23 @@ from engine.logic.chains import THREE_LINK_LEVELS, TURBOT_LEVELS, find_chains
 from engine.logic.colouring import find_colouring
 from engine.logic.fish import find_fish
 from engine.logic.forcing import find_forcing
+from engine.logic.group_chains import XY_WING_LEVELS, XZ_LEVELS, find_als, find_grouped
 from engine.logic.intersections import find_locked
 from engine.logic.single_digit import find_turbot
 from engine.logic.singles import find_singles
 from engine.logic.state import (
     AIC,
+    ALS_CHAIN,
+    ALS_XY_WING,
+    ALS_XZ,
     BUG_PLUS_ONE,
     C_EFFECTS,
     C_OVERFLOW,
     C_PROOF,
     C_STEPS,
     FULL_HOUSE,
+    GROUPED_AIC,
+    GROUPED_X_CHAIN,
     HIDDEN_PAIR,
     HIDDEN_QUAD,
     HIDDEN_SINGLE,
@@ -105,7 +111,7 @@ THREE_LINKS = TURBOT + 1
 
 #: Rungs of the pass loop, easiest first by Sudoku Explainer rating (as Sukaku Explainer, which
 #: rates the single-digit patterns with the wings); FULL_HOUSE stands for the singles rung (all
-#: three singles).
+#: three singles). The grouped and ALS rungs come after the chains, as HoDoKu rates them.
 RUNGS = (
     FULL_HOUSE,
     LOCKED_POINTING,
@@ -131,7 +137,12 @@ RUNGS = (
     W_WING,
     X_CHAIN,
     XY_CHAIN,
+    GROUPED_X_CHAIN,
     AIC,
+    GROUPED_AIC,
+    ALS_XZ,
+    ALS_XY_WING,
+    ALS_CHAIN,
     TRIAL_AND_ERROR,
 )
 
@@ -172,6 +183,11 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_colouring(cand, placed, pos, T, rec)
     elif X_CHAIN <= rung <= AIC:
         find_chains(cand, placed, pos, T, rec, rung, cand.shape[0] * T[T_UNITS].shape[1])
+    elif rung in (GROUPED_X_CHAIN, GROUPED_AIC):
+        find_grouped(cand, placed, pos, T, rec, rung)
+    elif ALS_XZ <= rung <= ALS_CHAIN:
+        levels = XZ_LEVELS if rung == ALS_XZ else XY_WING_LEVELS if rung == ALS_XY_WING else -1
+        find_als(cand, placed, pos, T, rec, rung, levels)
     elif rung == TRIAL_AND_ERROR:
         find_forcing(cand, placed, T, rec)
 

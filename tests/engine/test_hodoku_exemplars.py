@@ -51,6 +51,11 @@ HODOKU_ORDER = (
     "x_chain",
     "xy_chain",
     "aic",
+    "grouped_x_chain",
+    "grouped_aic",
+    "als_xz",
+    "als_xy_wing",
+    "als_chain",
 )
 #: Codes that HoDoKu tries earlier than our technique for them: code -> first technique after it.
 TRIED_BEFORE = {"0110": "locked_pointing", "0111": "locked_pointing", "0703": "bug_plus_one"}

@@ -118,9 +118,9 @@ RATINGS: dict[str, float] = {
     # AIC, ALS-XY-wing 40 and ALS chains 60; one notch of SE's 0.1 per 20 points, plus, as for
     # every chain, the length bonus (the step's extra: its links)
     "grouped_x_chain": 6.7,
-    "grouped_aic": 7.1,
     "als_xz": 7.1,
     "als_xy_wing": 7.2,
+    "grouped_aic": 7.2,  # its nodes include the ALS: it finds ALS chains too
     "als_chain": 7.3,
     "trial_and_error": 7.5,
 }

@@ -26,10 +26,13 @@ from __future__ import annotations
 import numpy as np
 
 from engine.jit import kernel
-from engine.logic.chains import candidate_nodes, chain_links, has_bit, refute_all, set_bit
+from engine.logic.chains import candidate_nodes, chain_links, refute_all, set_bit
 from engine.logic.state import (
     AIC,
+    ALS_CHAIN,
+    ALS_XY_WING,
     ALS_XZ,
+    C_STEPS,
     GROUPED_X_CHAIN,
     T_CELL_UNITS,
     T_INTER,
@@ -57,13 +60,25 @@ XY_WING_LEVELS = 3
 
 
 @kernel
-def find_als(cand, placed, pos, T, rec, tech, max_level):
-    """Record every candidate that a chain of at most ``max_level`` weak-strong pairs through
-    ALS (-1: any number) refutes, named by its ALS (``tech``: any of the three ALS ids)."""
-    ncells, n = cand.shape[0], T[T_UNITS].shape[1]
+def find_als(cand, placed, pos, T, rec, tech):
+    """Record the ALS-XZs (doubly linked ones too) and, when there is none, the ALS-XY-wings:
+    the pass loop climbs the two as one rung, on one node graph. Each step is named by its ALS.
+    ``tech`` ALS_XY_WING searches the ALS-XY-wings alone (with the ALS-XZs that take as many
+    links), ALS_CHAIN the chains of any number of ALS."""
+    first = 0 if tech == ALS_XZ else 1 if tech == ALS_XY_WING else 2
+    last = 3 if tech == ALS_CHAIN else 2
     xcells, xdigit, owner = _nodes(cand, placed, pos, T, False, True)
-    levels = max_level if max_level > 0 else ncells * n
-    search_with(cand, placed, pos, T, rec, tech, -1, xcells, xdigit, owner, levels)
+    count, weak, strong, cells, digits, sets = node_graph(
+        cand, placed, pos, T, -1, xcells, xdigit, owner
+    )
+    steps = rec[4][C_STEPS]
+    if first == 0:
+        _doubly_linked(rec, cand, count, weak, cells, digits, xcells, owner)
+    for rung in range(first, last):
+        if rung > first and rec[4][C_STEPS] > steps:
+            return
+        levels = (XZ_LEVELS, XY_WING_LEVELS, cand.shape[0] * T[T_UNITS].shape[1])[rung]
+        refute_all(rec, cand, ALS_XZ, count, weak, strong, cells, digits, xcells, sets, levels)
 
 
 @kernel
@@ -75,7 +90,10 @@ def find_grouped(cand, placed, pos, T, rec, tech):
     xcells, xdigit, owner = _nodes(cand, placed, pos, T, True, not x_chain)
     base = X_CHAIN if x_chain else AIC
     levels = cand.shape[0] * T[T_UNITS].shape[1]
-    search_with(cand, placed, pos, T, rec, tech, base, xcells, xdigit, owner, levels)
+    count, weak, strong, cells, digits, sets = node_graph(
+        cand, placed, pos, T, base, xcells, xdigit, owner
+    )
+    refute_all(rec, cand, tech, count, weak, strong, cells, digits, xcells, sets, levels)
 
 
 @kernel
@@ -204,12 +222,15 @@ def _next_pick(pick, size, k):
 
 
 @kernel
-def search_with(cand, placed, pos, T, rec, tech, base, xcells, xdigit, owner, max_level):
-    """The chain search over the candidates and further nodes: node e is digit ``xdigit[e]``
-    in one of the cells of the bitset ``xcells[e]``; ``owner[e]`` is -1 for a group, else the
-    almost locked set it belongs to (each ALS's nodes in a row, ALS numbered from 0).
-    Candidates link among themselves as in chains of kind ``base`` (X_CHAIN or AIC; -1: not at
-    all); steps are recorded as ``tech``. For ALS_XZ, doubly linked pairs first."""
+def node_graph(cand, placed, pos, T, base, xcells, xdigit, owner):
+    """The links of the candidates and further nodes: node e is digit ``xdigit[e]`` in one of
+    the cells of the bitset ``xcells[e]``; ``owner[e]`` is -1 for a group, else the almost
+    locked set it belongs to (each ALS's nodes in a row, ALS numbered from 0). Candidates link
+    among themselves as in chains of kind ``base`` (X_CHAIN or AIC; -1: not at all).
+
+    Returns (candidates, weak, strong, cell of each node, digit of each node, ALS of each
+    node): the candidates come first, in the order of ``candidate_nodes``, then the others.
+    """
     n = T[T_UNITS].shape[1]
     node_cell, node_digit, node_of = candidate_nodes(cand, placed, n)
     count, extra = node_cell.shape[0], xdigit.shape[0]
@@ -233,10 +254,8 @@ def search_with(cand, placed, pos, T, rec, tech, base, xcells, xdigit, owner, ma
             size += popcount(xcells[e, j])
             if xcells[e, j]:
                 last = j * 64 + bit_index(lowest_bit(xcells[e, j]))
-        cells[count + e] = last if size == 1 else -1 - e  # see _add_node
-    if tech == ALS_XZ:
-        _doubly_linked(rec, cand, count, weak, cells, digits, xcells, owner)
-    refute_all(rec, cand, tech, count, weak, strong, cells, digits, xcells, sets, max_level)
+        cells[count + e] = last if size == 1 else -1 - e  # see chains._add_node
+    return count, weak, strong, cells, digits, sets
 
 
 @kernel
@@ -253,8 +272,21 @@ def _node_links(pos, T, count, node_of, xcells, xdigit, owner, weak, strong):
     holders = np.zeros((n, cwords), dtype=np.uint64)
     for d in range(n):
         digit_cells(pos, units, d, holders[d])
+    extra = xdigit.shape[0]
+    by_digit = np.zeros(n + 1, dtype=np.int64)  # the nodes in digit order: a counting sort
+    for e in range(extra):
+        by_digit[xdigit[e] + 1] += 1
+    for d in range(n):
+        by_digit[d + 1] += by_digit[d]
+    order = np.empty(extra, dtype=np.int64)
+    rank = np.empty(extra, dtype=np.int64)
+    filled = by_digit[:n].copy()
+    for e in range(extra):
+        rank[e] = filled[xdigit[e]]
+        order[rank[e]] = e
+        filled[xdigit[e]] += 1
     seen = np.empty(cwords, dtype=np.uint64)
-    for e in range(xdigit.shape[0]):
+    for e in range(extra):
         d, x = xdigit[e], count + e
         seen[:] = ~U0
         for j in range(cwords):
@@ -272,20 +304,22 @@ def _node_links(pos, T, count, node_of, xcells, xdigit, owner, weak, strong):
                 y = node_of[(j * 64 + bit_index(low)) * n + d]
                 set_bit(weak, x, y)
                 set_bit(weak, y, x)
-        for f in range(e + 1, xdigit.shape[0]):
-            if xdigit[f] == d:
-                inside = True
-                for j in range(cwords):
-                    if xcells[f, j] & ~seen[j]:
-                        inside = False
-                if inside:
-                    set_bit(weak, x, count + f)
-                    set_bit(weak, count + f, x)
-            elif owner[e] >= 0 and owner[f] == owner[e]:
-                set_bit(strong, x, count + f)
-                set_bit(strong, count + f, x)
+        for r in range(rank[e] + 1, by_digit[d + 1]):  # the digit's later nodes
+            f = order[r]
+            inside = True
+            for j in range(cwords):
+                if xcells[f, j] & ~seen[j]:
+                    inside = False
+            if inside:
+                set_bit(weak, x, count + f)
+                set_bit(weak, count + f, x)
         if owner[e] < 0:
             _group_strong(pos, T, count, node_of, xcells, xdigit, owner, e, strong)
+        f = e + 1
+        while owner[e] >= 0 and f < extra and owner[f] == owner[e]:  # its ALS's other nodes
+            set_bit(strong, x, count + f)
+            set_bit(strong, count + f, x)
+            f += 1
 
 
 @kernel
@@ -351,14 +385,20 @@ def _doubly_linked(rec, cand, count, weak, cells, digits, xcells, owner):
     for e in range(extra):
         first[owner[e] + 1] = e + 1
     union = np.empty(xcells.shape[1], dtype=np.uint64)
+    common = np.zeros(first.shape[0], dtype=np.uint64)  # per later ALS: restricted commons
     for a in range(first.shape[0] - 1):
+        common[:] = U0
+        for x in range(count + first[a], count + first[a + 1]):
+            for j in range(weak.shape[1]):
+                m = weak[x, j]
+                while m:
+                    low = lowest_bit(m)
+                    m ^= low
+                    y = j * 64 + bit_index(low)
+                    if y >= count and owner[y - count] > a:
+                        common[owner[y - count]] |= bit(digits[x])
         for b in range(a + 1, first.shape[0] - 1):
-            common = U0
-            for x in range(count + first[a], count + first[a + 1]):
-                for y in range(count + first[b], count + first[b + 1]):
-                    if digits[x] == digits[y] and has_bit(weak, x, y):
-                        common |= bit(digits[x])
-            if popcount(common) < 2:
+            if popcount(common[b]) < 2:
                 continue
             start = mark(rec)
             found = U0
@@ -369,7 +409,7 @@ def _doubly_linked(rec, cand, count, weak, cells, digits, xcells, owner):
                 found |= bit(digits[count + e])
                 for j in range(xcells.shape[1]):
                     union[j] |= xcells[e, j]
-                if common & bit(digits[count + e]):
+                if common[b] & bit(digits[count + e]):
                     continue
                 for j in range(weak.shape[1]):
                     m = weak[count + e, j]

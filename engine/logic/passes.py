@@ -34,14 +34,13 @@ from engine.logic.chains import THREE_LINK_LEVELS, TURBOT_LEVELS, find_chains
 from engine.logic.colouring import find_colouring
 from engine.logic.fish import find_fish
 from engine.logic.forcing import find_forcing
-from engine.logic.group_chains import XY_WING_LEVELS, XZ_LEVELS, find_als, find_grouped
+from engine.logic.group_chains import find_als, find_grouped
 from engine.logic.intersections import find_locked
 from engine.logic.single_digit import find_turbot
 from engine.logic.singles import find_singles
 from engine.logic.state import (
     AIC,
     ALS_CHAIN,
-    ALS_XY_WING,
     ALS_XZ,
     BUG_PLUS_ONE,
     C_EFFECTS,
@@ -111,7 +110,10 @@ THREE_LINKS = TURBOT + 1
 
 #: Rungs of the pass loop, easiest first by Sudoku Explainer rating (as Sukaku Explainer, which
 #: rates the single-digit patterns with the wings); FULL_HOUSE stands for the singles rung (all
-#: three singles). The grouped and ALS rungs come after the chains, as HoDoKu rates them.
+#: three singles). The grouped and ALS rungs come after the chains, as HoDoKu rates them. The
+#: ALS_XZ rung finds the ALS-XZs, and only where there is none the ALS-XY-wings (one node graph
+#: for both: see ``find_als``); ALS chains are no rung: the grouped AIC, whose nodes include
+#: the ALS, finds them and more.
 RUNGS = (
     FULL_HOUSE,
     LOCKED_POINTING,
@@ -139,10 +141,8 @@ RUNGS = (
     XY_CHAIN,
     GROUPED_X_CHAIN,
     AIC,
-    GROUPED_AIC,
     ALS_XZ,
-    ALS_XY_WING,
-    ALS_CHAIN,
+    GROUPED_AIC,
     TRIAL_AND_ERROR,
 )
 
@@ -186,8 +186,7 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
     elif rung in (GROUPED_X_CHAIN, GROUPED_AIC):
         find_grouped(cand, placed, pos, T, rec, rung)
     elif ALS_XZ <= rung <= ALS_CHAIN:
-        levels = XZ_LEVELS if rung == ALS_XZ else XY_WING_LEVELS if rung == ALS_XY_WING else -1
-        find_als(cand, placed, pos, T, rec, rung, levels)
+        find_als(cand, placed, pos, T, rec, rung)
     elif rung == TRIAL_AND_ERROR:
         find_forcing(cand, placed, T, rec)
 

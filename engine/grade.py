@@ -114,14 +114,15 @@ RATINGS: dict[str, float] = {
     "x_chain": 6.5,
     "xy_chain": 6.6,
     "aic": 7.0,
-    # not in SE: HoDoKu rates grouped nice loops and ALS-XZ 20 points (of its scale) above an
-    # AIC, ALS-XY-wing 40 and ALS chains 60; one notch of SE's 0.1 per 20 points, plus, as for
-    # every chain, the length bonus (the step's extra: its links)
+    # not in SE, which needs forcing chains (7.5 up) where these apply; HoDoKu rates grouped
+    # nice loops and ALS-XZ 20 points (of its scale) above an AIC, ALS-XY-wings 40 and ALS
+    # chains 60. Set in that order between the AIC and SE's forcing chains, where the SE ratings
+    # of the puzzles that need them lie (bench/se_correlation.py); the length bonus applies
     "grouped_x_chain": 6.7,
-    "als_xz": 7.1,
-    "als_xy_wing": 7.2,
-    "grouped_aic": 7.2,  # its nodes include the ALS: it finds ALS chains too
-    "als_chain": 7.3,
+    "als_xz": 7.4,
+    "als_xy_wing": 7.5,
+    "als_chain": 7.6,
+    "grouped_aic": 7.6,  # after the ALS chains: its nodes include the ALS
     "trial_and_error": 7.5,
 }
 HIDDEN_SINGLE_IN_BOX = 1.2

@@ -29,8 +29,6 @@ from engine.jit import kernel
 from engine.logic.chains import candidate_nodes, chain_links, refute_all, set_bit
 from engine.logic.state import (
     AIC,
-    ALS_CHAIN,
-    ALS_XY_WING,
     ALS_XZ,
     C_STEPS,
     GROUPED_X_CHAIN,
@@ -60,25 +58,24 @@ XY_WING_LEVELS = 3
 
 
 @kernel
-def find_als(cand, placed, pos, T, rec, tech):
-    """Record the ALS-XZs (doubly linked ones too) and, when there is none, the ALS-XY-wings:
-    the pass loop climbs the two as one rung, on one node graph. Each step is named by its ALS.
-    ``tech`` ALS_XY_WING searches the ALS-XY-wings alone (with the ALS-XZs that take as many
-    links), ALS_CHAIN the chains of any number of ALS."""
-    first = 0 if tech == ALS_XZ else 1 if tech == ALS_XY_WING else 2
-    last = 3 if tech == ALS_CHAIN else 2
+def find_als(cand, placed, pos, T, rec, enabled):
+    """The ALS rung, on one node graph: the ALS-XZs (doubly linked ones too), and where there
+    is none the ALS-XY-wings, and where there is none of those either the ALS chains, each
+    level only when ``enabled`` (switches per technique id). Each step is named by its ALS (a
+    level finds the shorter forms too, as it searches chains of at most so many ALS)."""
     xcells, xdigit, owner = _nodes(cand, placed, pos, T, False, True)
     count, weak, strong, cells, digits, sets = node_graph(
         cand, placed, pos, T, -1, xcells, xdigit, owner
     )
     steps = rec[4][C_STEPS]
-    if first == 0:
+    if enabled[ALS_XZ]:
         _doubly_linked(rec, cand, count, weak, cells, digits, xcells, owner)
-    for rung in range(first, last):
-        if rung > first and rec[4][C_STEPS] > steps:
+    for level in range(3):
+        if rec[4][C_STEPS] > steps and level > 0:
             return
-        levels = (XZ_LEVELS, XY_WING_LEVELS, cand.shape[0] * T[T_UNITS].shape[1])[rung]
-        refute_all(rec, cand, ALS_XZ, count, weak, strong, cells, digits, xcells, sets, levels)
+        if enabled[ALS_XZ + level]:
+            links = (XZ_LEVELS, XY_WING_LEVELS, cand.shape[0] * T[T_UNITS].shape[1])[level]
+            refute_all(rec, cand, ALS_XZ, count, weak, strong, cells, digits, xcells, sets, links)
 
 
 @kernel

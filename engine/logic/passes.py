@@ -41,6 +41,7 @@ from engine.logic.singles import find_singles
 from engine.logic.state import (
     AIC,
     ALS_CHAIN,
+    ALS_XY_WING,
     ALS_XZ,
     BUG_PLUS_ONE,
     C_EFFECTS,
@@ -111,9 +112,9 @@ THREE_LINKS = TURBOT + 1
 #: Rungs of the pass loop, easiest first by Sudoku Explainer rating (as Sukaku Explainer, which
 #: rates the single-digit patterns with the wings); FULL_HOUSE stands for the singles rung (all
 #: three singles). The grouped and ALS rungs come after the chains, as HoDoKu rates them. The
-#: ALS_XZ rung finds the ALS-XZs, and only where there is none the ALS-XY-wings (one node graph
-#: for both: see ``find_als``); ALS chains are no rung: the grouped AIC, whose nodes include
-#: the ALS, finds them and more.
+#: ALS_XZ rung stands for the three ALS techniques: it climbs ALS-XZ, ALS-XY-wing and ALS
+#: chains on one node graph (``find_als``); the grouped AIC, whose nodes include the ALS,
+#: comes after it.
 RUNGS = (
     FULL_HOUSE,
     LOCKED_POINTING,
@@ -162,6 +163,10 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
             levels = TURBOT_LEVELS if rung == TURBOT else THREE_LINK_LEVELS
             find_chains(cand, placed, pos, T, rec, X_CHAIN, levels)
         return
+    if rung == ALS_XZ:  # the ALS rung climbs the three ALS techniques
+        if enabled[ALS_XZ] or enabled[ALS_XY_WING] or enabled[ALS_CHAIN]:
+            find_als(cand, placed, pos, T, rec, enabled)
+        return
     if not enabled[rung]:
         return
     if rung in (LOCKED_POINTING, LOCKED_CLAIMING):
@@ -185,8 +190,6 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_chains(cand, placed, pos, T, rec, rung, cand.shape[0] * T[T_UNITS].shape[1])
     elif rung in (GROUPED_X_CHAIN, GROUPED_AIC):
         find_grouped(cand, placed, pos, T, rec, rung)
-    elif ALS_XZ <= rung <= ALS_CHAIN:
-        find_als(cand, placed, pos, T, rec, rung)
     elif rung == TRIAL_AND_ERROR:
         find_forcing(cand, placed, T, rec)
 
@@ -490,7 +493,7 @@ class Workspace:
         if rung == FULL_HOUSE:
             enabled[[FULL_HOUSE, NAKED_SINGLE, HIDDEN_SINGLE]] = 1
         else:
-            enabled[rung] = 1
+            enabled[TECHNIQUES.index(technique)] = 1
         cand = np.ascontiguousarray(cand, dtype=np.uint64)
         placed = np.ascontiguousarray(placed, dtype=np.int32)
         while not find_once(rung, cand, placed, self.T, enabled, self.pos, self.rec, self.work):
@@ -512,6 +515,8 @@ def _rung_of(technique: str) -> int:
     if technique not in TECHNIQUES:
         raise ValueError(f"unknown technique {technique!r}; expected one of {TECHNIQUES}")
     index = TECHNIQUES.index(technique)
+    if ALS_XZ <= index <= ALS_CHAIN:
+        return ALS_XZ
     return FULL_HOUSE if index <= HIDDEN_SINGLE else index
 
 

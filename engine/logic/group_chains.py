@@ -17,8 +17,10 @@ single candidates, and refutes candidates as it does for plain chains.
   (its doubly linked form is found directly: see :func:`_doubly_linked`), through three an
   ALS-XY-wing, through more an ALS chain; the search names each chain it records so.
 
-ALS enumeration is bounded: ALS of up to ``ALS_MAX_CELLS`` cells, and at most ``ALS_MAX_NODES``
-nodes in all (the first ones, in unit order, so the result is deterministic).
+ALS enumeration is bounded: ALS of up to ``ALS_MAX_CELLS`` cells (``GROUPED_ALS_MAX_CELLS`` as
+nodes of the grouped AIC, which searches far more links), and at most ``ALS_MAX_NODES`` nodes in
+all (the first ones, in unit order, so the result is deterministic). Six cells find every case
+of HoDoKu's regression library (five miss two of 26 ALS-XY-wings and chains).
 """
 
 from __future__ import annotations
@@ -50,7 +52,8 @@ from engine.logic.state import (
     popcount,
 )
 
-ALS_MAX_CELLS = 5
+ALS_MAX_CELLS = 6
+GROUPED_ALS_MAX_CELLS = 5
 ALS_MAX_NODES = 4096
 #: Most weak-strong pairs of links of an ALS-XZ and of an ALS-XY-wing: one pair per ALS.
 XZ_LEVELS = 2
@@ -63,7 +66,7 @@ def find_als(cand, placed, pos, T, rec, enabled):
     is none the ALS-XY-wings, and where there is none of those either the ALS chains, each
     level only when ``enabled`` (switches per technique id). Each step is named by its ALS (a
     level finds the shorter forms too, as it searches chains of at most so many ALS)."""
-    xcells, xdigit, owner = _nodes(cand, placed, pos, T, False, True)
+    xcells, xdigit, owner = _nodes(cand, placed, pos, T, False, ALS_MAX_CELLS)
     count, weak, strong, cells, digits, sets = node_graph(
         cand, placed, pos, T, -1, xcells, xdigit, owner
     )
@@ -84,7 +87,8 @@ def find_grouped(cand, placed, pos, T, rec, tech):
     between cells, group nodes) or GROUPED_AIC (any links, group and ALS nodes, as HoDoKu's
     grouped nice loops)."""
     x_chain = tech == GROUPED_X_CHAIN
-    xcells, xdigit, owner = _nodes(cand, placed, pos, T, True, not x_chain)
+    sets = 0 if x_chain else GROUPED_ALS_MAX_CELLS
+    xcells, xdigit, owner = _nodes(cand, placed, pos, T, True, sets)
     base = X_CHAIN if x_chain else AIC
     levels = cand.shape[0] * T[T_UNITS].shape[1]
     count, weak, strong, cells, digits, sets = node_graph(
@@ -94,21 +98,21 @@ def find_grouped(cand, placed, pos, T, rec, tech):
 
 
 @kernel
-def _nodes(cand, placed, pos, T, with_groups, with_sets):
-    """The nodes of several cells, groups first then ALS: (cells bitsets, digits, owners: -1
-    for a group, else the ALS's number)."""
+def _nodes(cand, placed, pos, T, with_groups, max_cells):
+    """The nodes of several cells, groups first then ALS of up to ``max_cells`` cells (0: none):
+    (cells bitsets, digits, owners: -1 for a group, else the ALS's number)."""
     cwords = T[T_PEER_BITS].shape[1]
     none = np.zeros(0, dtype=np.int64)
     empty = np.zeros((0, cwords), dtype=np.uint64)
     groups = _groups(pos, T, empty, none, 0) if with_groups else 0
-    sets = _scan(cand, placed, T, empty, none, none, 0) if with_sets else 0
+    sets = _scan(cand, placed, T, max_cells, empty, none, none, 0) if max_cells else 0
     xcells = np.zeros((groups + sets, cwords), dtype=np.uint64)
     xdigit = np.zeros(groups + sets, dtype=np.int64)
     owner = np.full(groups + sets, -1, dtype=np.int64)
     if with_groups:
         _groups(pos, T, xcells, xdigit, 0)
-    if with_sets:
-        _scan(cand, placed, T, xcells, xdigit, owner, groups)
+    if max_cells:
+        _scan(cand, placed, T, max_cells, xcells, xdigit, owner, groups)
     return xcells, xdigit, owner
 
 
@@ -135,9 +139,10 @@ def _groups(pos, T, xcells, xdigit, first):
 
 
 @kernel
-def _scan(cand, placed, T, xcells, xdigit, owner, first):
-    """Find the ALS, unit by unit, and write their nodes (digit, cells holding it, ALS number)
-    from row ``first`` on when there is room; returns how many (up to ALS_MAX_NODES).
+def _scan(cand, placed, T, max_cells, xcells, xdigit, owner, first):
+    """Find the ALS of up to ``max_cells`` cells, unit by unit, and write their nodes (digit,
+    cells holding it, ALS number) from row ``first`` on when there is room; returns how many
+    (up to ALS_MAX_NODES).
 
     An ALS lying in two units is taken once: one cell from the rows only, and none from a box
     whose cells all lie in one row or column.
@@ -145,7 +150,7 @@ def _scan(cand, placed, T, xcells, xdigit, owner, first):
     units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
     n = units.shape[1]
     cells = np.empty(n, dtype=np.int64)
-    pick = np.empty(ALS_MAX_CELLS, dtype=np.int64)
+    pick = np.empty(max_cells, dtype=np.int64)
     nodes, sets = 0, 0
     room = xdigit.shape[0]
     for u in range(3 * n):
@@ -154,7 +159,7 @@ def _scan(cand, placed, T, xcells, xdigit, owner, first):
             if placed[units[u, i]] == 0:
                 cells[k] = units[u, i]
                 k += 1
-        for size in range(1 if u < n else 2, min(ALS_MAX_CELLS, k - 1) + 1):
+        for size in range(1 if u < n else 2, min(max_cells, k - 1) + 1):
             for i in range(size):
                 pick[i] = i
             while True:

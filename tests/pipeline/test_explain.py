@@ -39,6 +39,8 @@ MIN_NAMED_PRE_EMPTED = {
     "w_wing": 0.35,  # XY-wing (4.2) first; SE finds W-wings as chains (6.5)
     "xy_chain": 0.45,  # remote pairs and XY-chains: skyscraper (4.0) first
     "simple_colouring": 0.0,  # SE finds colouring as chains: X-chains first
+    "als_xy_wing": 0.7,  # ALS-XZ first
+    "grouped_aic": 0.0,  # grouped X-chains (6.7) and the ALS rung (7.4-7.6) first
 }
 
 runner = CliRunner()
@@ -56,7 +58,9 @@ def invoke(*args: str):
 
 
 def placements(text: str) -> list[tuple[int, int, str]]:
-    return [(int(r), int(c), v) for r, c, v in PLACEMENT.findall(text)]
+    """The placements a step makes (after its ``=>``; a forcing step's supposition precedes it)."""
+    effects = " ".join(line.partition("=>")[2] for line in text.splitlines())
+    return [(int(r), int(c), v) for r, c, v in PLACEMENT.findall(effects)]
 
 
 def test_text_groups_steps_by_pass_and_places_the_solution(dug: engine.DigResult) -> None:

@@ -43,6 +43,11 @@ NAMES: dict[str, str] = {
     "x_chain": "X-Chain",
     "xy_chain": "XY-Chain",
     "aic": "Alternating Inference Chain",
+    "grouped_x_chain": "Grouped X-Chain",
+    "grouped_aic": "Grouped AIC",
+    "als_xz": "ALS-XZ",
+    "als_xy_wing": "ALS-XY-Wing",
+    "als_chain": "ALS-XY-Chain",
     "trial_and_error": "Forcing Chain",
 }
 assert set(NAMES) == set(TECHNIQUES), "every technique needs a display name"

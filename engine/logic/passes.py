@@ -34,11 +34,15 @@ from engine.logic.chains import THREE_LINK_LEVELS, TURBOT_LEVELS, find_chains
 from engine.logic.colouring import find_colouring
 from engine.logic.fish import find_finned_fish, find_fish
 from engine.logic.forcing import find_forcing
+from engine.logic.group_chains import find_als, find_grouped
 from engine.logic.intersections import find_locked
 from engine.logic.single_digit import find_empty_rectangles, find_turbot
 from engine.logic.singles import find_singles
 from engine.logic.state import (
     AIC,
+    ALS_CHAIN,
+    ALS_XY_WING,
+    ALS_XZ,
     AVOIDABLE_RECTANGLE,
     BUG_PLUS_ONE,
     C_EFFECTS,
@@ -50,6 +54,8 @@ from engine.logic.state import (
     FINNED_SWORDFISH,
     FINNED_X_WING,
     FULL_HOUSE,
+    GROUPED_AIC,
+    GROUPED_X_CHAIN,
     HIDDEN_PAIR,
     HIDDEN_QUAD,
     HIDDEN_RECTANGLE,
@@ -121,7 +127,10 @@ THREE_LINKS = TURBOT + 1
 #: rectangles 4.5 (type 1) to 4.8 (UniqueLoopHint and its type hints: +0.1 for types 2 and 4,
 #: +0.1 per naked-subset digit for type 3); it has no avoidable or hidden rectangle, which HoDoKu
 #: scores as unique rectangles (100), so they follow them. SE has no Sue de Coq either: HoDoKu
-#: scores it 250, between the W-wing (150) and the X-chain (260).
+#: scores it 250, between the W-wing (150) and the X-chain (260). The grouped and ALS rungs come
+#: after the chains, as HoDoKu rates them. The ALS_XZ rung stands for the three ALS techniques:
+#: it climbs ALS-XZ, ALS-XY-wing and ALS chains on one node graph (``find_als``); the grouped
+#: AIC, whose nodes include the ALS, comes after it.
 RUNGS = (
     FULL_HOUSE,
     LOCKED_POINTING,
@@ -155,9 +164,31 @@ RUNGS = (
     SUE_DE_COQ,
     X_CHAIN,
     XY_CHAIN,
+    GROUPED_X_CHAIN,
     AIC,
+    ALS_XZ,
+    GROUPED_AIC,
     TRIAL_AND_ERROR,
 )
+
+# run_rung dispatches on runs of ids and on offsets between them: reordering TECHNIQUES must
+# fail here, not give wrong deductions
+assert len(set(RUNGS)) == len(RUNGS), "a rung is listed twice"
+_FOUND_BY_OTHER_RUNGS = {NAKED_SINGLE, HIDDEN_SINGLE, ALS_XY_WING, ALS_CHAIN}
+_FOUND_BY_OTHER_RUNGS |= {SASHIMI_X_WING, SASHIMI_X_WING + 1, SASHIMI_X_WING + 2}
+assert set(RUNGS) >= set(range(len(TECHNIQUES))) - _FOUND_BY_OTHER_RUNGS, "a technique lacks a rung"
+_RUNS = (
+    ("naked_pair", "hidden_pair", "naked_triple", "hidden_triple", "naked_quad", "hidden_quad"),
+    ("x_wing", "swordfish", "jellyfish"),
+    ("finned_x_wing", "finned_swordfish", "finned_jellyfish"),
+    ("sashimi_x_wing", "sashimi_swordfish", "sashimi_jellyfish"),
+    ("xy_wing", "xyz_wing", "w_wing"),
+    ("x_chain", "xy_chain", "aic"),
+    ("als_xz", "als_xy_wing", "als_chain"),
+)
+for _run in _RUNS:
+    _first = TECHNIQUES.index(_run[0])
+    assert TECHNIQUES[_first : _first + len(_run)] == _run, f"run_rung needs {_run} in order"
 
 # kernel results
 SOLVED, STUCK, OVERFLOW, CONTRADICTION = range(4)
@@ -174,6 +205,10 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         if enabled[X_CHAIN]:
             levels = TURBOT_LEVELS if rung == TURBOT else THREE_LINK_LEVELS
             find_chains(cand, placed, pos, T, rec, X_CHAIN, levels)
+        return
+    if rung == ALS_XZ:  # the ALS rung climbs the three ALS techniques
+        if enabled[ALS_XZ] or enabled[ALS_XY_WING] or enabled[ALS_CHAIN]:
+            find_als(cand, placed, pos, T, rec, enabled)
         return
     if FINNED_X_WING <= rung <= FINNED_JELLYFISH:
         sashimi = rung + SASHIMI_X_WING - FINNED_X_WING
@@ -211,6 +246,8 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_colouring(cand, placed, pos, T, rec)
     elif X_CHAIN <= rung <= AIC:
         find_chains(cand, placed, pos, T, rec, rung, cand.shape[0] * T[T_UNITS].shape[1])
+    elif rung in (GROUPED_X_CHAIN, GROUPED_AIC):
+        find_grouped(cand, placed, pos, T, rec, rung)
     elif rung == TRIAL_AND_ERROR:
         find_forcing(cand, placed, T, rec)
 
@@ -548,6 +585,8 @@ def _rung_of(technique: str) -> int:
     index = TECHNIQUES.index(technique)
     if SASHIMI_X_WING <= index < SASHIMI_X_WING + 3:
         return index - SASHIMI_X_WING + FINNED_X_WING  # found by the finned fish's rung
+    if ALS_XZ <= index <= ALS_CHAIN:
+        return ALS_XZ
     return FULL_HOUSE if index <= HIDDEN_SINGLE else index
 
 

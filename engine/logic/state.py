@@ -64,6 +64,11 @@ TECHNIQUES = (
     "x_chain",
     "xy_chain",
     "aic",
+    "grouped_x_chain",
+    "grouped_aic",
+    "als_xz",
+    "als_xy_wing",
+    "als_chain",
     "trial_and_error",
 )
 TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
@@ -104,6 +109,11 @@ TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
     X_CHAIN,
     XY_CHAIN,
     AIC,
+    GROUPED_X_CHAIN,
+    GROUPED_AIC,
+    ALS_XZ,
+    ALS_XY_WING,
+    ALS_CHAIN,
     TRIAL_AND_ERROR,
 ) = range(len(TECHNIQUES))
 

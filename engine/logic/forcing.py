@@ -32,12 +32,13 @@ from engine.logic.state import (
 
 
 @kernel
-def trial(cand, placed, T, cell, digit, pos, fresh, found):
+def trial(cand, placed, T, cell, digit, pos, fresh, found, limit):
     """Place ``digit`` at ``cell`` in the given (scratch) state and propagate singles.
 
     Propagation runs in synchronous rounds, like passes (all singles of the state at the start of
     a round, then all their peer eliminations), so the outcome and the count do not depend on
-    scan order. Returns the number of placements made, negated when they end in a contradiction.
+    scan order. Returns the number of placements made, negated when they end in a contradiction;
+    gives up (a positive count) once more than ``limit`` placements are made without one.
     """
     peers, units = T[T_PEERS], T[T_UNITS]
     n = units.shape[1]
@@ -88,8 +89,8 @@ def trial(cand, placed, T, cell, digit, pos, fresh, found):
                     count += 1
                 elif found[c] != d + 1:
                     return -made  # one cell would take two digits
-        if count == 0:
-            return made
+        if count == 0 or made + count > limit:
+            return made + count
         for i in range(count):
             c = fresh[i]
             placed[c] = found[c]
@@ -99,7 +100,9 @@ def trial(cand, placed, T, cell, digit, pos, fresh, found):
 
 @kernel
 def find_forcing(cand, placed, T, rec):
-    """Record every candidate that one trial (singles only) refutes."""
+    """Record the shortest refutations: every candidate that one trial (singles only) refutes
+    in the fewest placements. A rater takes the easiest forcing chain on offer, then looks for
+    simpler steps again, so a pass holds only those; trials stop once they run longer."""
     units = T[T_UNITS]
     n = units.shape[1]
     ncells = cand.shape[0]
@@ -108,6 +111,9 @@ def find_forcing(cand, placed, T, rec):
     pos = np.zeros((n, units.shape[0]), dtype=np.uint64)
     fresh = np.zeros(ncells, dtype=np.int64)
     found = np.zeros(ncells, dtype=np.int64)
+    refuted = np.zeros(ncells * n, dtype=np.int64)  # cell * n + digit of each shortest refutation
+    count = 0
+    best = ncells + 1
     for cell in range(ncells):
         if placed[cell]:
             continue
@@ -118,9 +124,16 @@ def find_forcing(cand, placed, T, rec):
             digit = bit_index(low)
             scratch_cand[:] = cand
             scratch_placed[:] = placed
-            made = trial(scratch_cand, scratch_placed, T, cell, digit, pos, fresh, found)
+            made = trial(scratch_cand, scratch_placed, T, cell, digit, pos, fresh, found, best)
             if made < 0:
-                start = mark(rec)
-                add_proof(rec, cell)
-                eliminate(rec, cand, cell, digit)
-                commit(rec, start, TRIAL_AND_ERROR, -made, low)
+                if -made < best:
+                    best = -made
+                    count = 0
+                refuted[count] = cell * n + digit
+                count += 1
+    for i in range(count):
+        cell, digit = refuted[i] // n, refuted[i] % n
+        start = mark(rec)
+        add_proof(rec, cell)
+        eliminate(rec, cand, cell, digit)
+        commit(rec, start, TRIAL_AND_ERROR, best, bit(digit))

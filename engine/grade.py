@@ -22,11 +22,15 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
 * The puzzle's rating is its hardest pass's; a small continuous term (below 0.1, growing with the
   iteration count) ranks puzzles of one rating by how long they take.
 * Beyond the ladder, one-level trial (``engine.logic.forcing``: a candidate whose placement
-  leads by singles alone to a contradiction) rates from 7.5 (SE's forcing chains start there):
-  a trial pass adds ``TRIAL_SLOPE`` per placement of its refutations' mean length beyond
-  ``TRIAL_FREE_LENGTH``, since SE needs deeper (dynamic) forcing chains, rated up to 9.x, where
-  the contradictions take longer to appear. The two figures were fitted on SE-rated puzzles
-  (``bench/se_correlation.py``; the same on a half of them as on all). Puzzles that even
+  leads by singles alone to a contradiction, SE's Nishio and, as the contradiction takes longer,
+  its cell, region and dynamic forcing chains) rates as SE rates forcing chains: by how long the
+  chain runs. As SE takes the easiest hint and then looks for simpler steps again, a trial pass
+  holds only the *shortest* refutations on offer; it rates ``TRIAL_BASE`` plus ``TRIAL_SLOPE``
+  per placement of their length beyond ``TRIAL_FREE_LENGTH``, and the hardest trial pass gains
+  ``TRIAL_PASS_BONUS`` per doubling of the trial passes the puzzle needs (SE's rating is its
+  hardest step, but a puzzle that needs many forcing steps is the one whose hardest is long).
+  These four figures were fitted on the tune half of ``bench/se_correlation.py`` (the held half
+  gives the same figures; the README has both). Puzzles that even
   this cannot finish need nested trial and error (SE 9.5 to 12): their score is ``NESTED_BASE``
   plus a term in the mean log of the guesses the solution counter needs from the stuck state,
   averaged over fixed relabellings of its canonical form, so it is deterministic and invariant

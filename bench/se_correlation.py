@@ -43,7 +43,8 @@ def read_rated(path: Path) -> list[tuple[str, float]]:
             try:
                 rows.append((fields[0].strip().replace("0", "."), float(fields[1])))
             except (IndexError, ValueError):
-                raise SystemExit(f"{path}:{number}: expected a puzzle, a TAB and its SE rating")
+                message = f"{path}:{number}: expected a puzzle, a TAB and its SE rating"
+                raise SystemExit(message) from None
     return rows
 
 

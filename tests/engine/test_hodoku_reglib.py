@@ -134,7 +134,16 @@ def pencil_marks(case: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def run_case(case: dict) -> tuple[bool, bool]:
     """(found the expected effects, everything found is true) for one case."""
     cand, placed, solution = pencil_marks(case)
-    steps = workspace(GEO).find(case["technique"], cand, placed).all_steps()
+    space = workspace(GEO)
+    steps = space.find(case["technique"], cand, placed).all_steps()
+    if case["technique"] == "trial_and_error":
+        # a trial pass holds only its shortest refutations: run the rung until it finds no more
+        latest = steps
+        while latest:
+            for cell, digit in (e for s in latest for e in s.eliminations):
+                cand[cell] &= ~np.uint64(1 << (digit - 1))
+            latest = space.find(case["technique"], cand, placed).all_steps()
+            steps += latest
     if case["technique"] in SINGLES:
         allowed = SINGLES[: SINGLES.index(case["technique"]) + 1]
         steps = tuple(s for s in steps if s.technique in allowed)

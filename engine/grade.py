@@ -26,11 +26,15 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
 * The puzzle's rating is its hardest pass's; a small continuous term (below 0.1, growing with the
   iteration count) ranks puzzles of one rating by how long they take.
 * Beyond the ladder, one-level trial (``engine.logic.forcing``: a candidate whose placement
-  leads by singles alone to a contradiction) rates from 7.5 (SE's forcing chains start there):
-  a trial pass adds ``TRIAL_SLOPE`` per placement of its refutations' mean length beyond
-  ``TRIAL_FREE_LENGTH``, since SE needs deeper (dynamic) forcing chains, rated up to 9.x, where
-  the contradictions take longer to appear. The two figures were fitted on SE-rated puzzles
-  (``bench/se_correlation.py``; the same on a half of them as on all). Puzzles that even
+  leads by singles alone to a contradiction, SE's Nishio and, as the contradiction takes longer,
+  its cell, region and dynamic forcing chains) rates as SE rates forcing chains: by how long the
+  chain runs. As SE takes the easiest hint and then looks for simpler steps again, a trial pass
+  holds only the *shortest* refutations on offer; it rates ``TRIAL_BASE`` plus ``TRIAL_SLOPE``
+  per placement of their length beyond ``TRIAL_FREE_LENGTH``, and the hardest trial pass gains
+  ``TRIAL_PASS_BONUS`` per doubling of the trial passes the puzzle needs (SE's rating is its
+  hardest step, but a puzzle that needs many forcing steps is the one whose hardest is long).
+  These four figures were fitted on the tune half of ``bench/se_correlation.py`` (the held half
+  gives the same figures; the README has both). Puzzles that even
   this cannot finish need nested trial and error (SE 9.5 to 12): their score is ``NESTED_BASE``
   plus a term in the mean log of the guesses the solution counter needs from the stuck state,
   averaged over fixed relabellings of its canonical form, so it is deterministic and invariant
@@ -158,8 +162,14 @@ CHAIN_FREE_LINKS = 4  # chains up to this many links get no bonus
 CHAIN_GROWTH = 1.5  # each further bonus step needs this factor more links
 TIE_WIDTH = 0.09  # the continuous term stays below the smallest gap between ratings (0.1)
 TIE_HALF = 40  # iterations at which the continuous term reaches half its width
-TRIAL_SLOPE = 0.09  # rating per placement of a trial pass's mean refutation length ...
-TRIAL_FREE_LENGTH = 17.0  # ... beyond this many (see the module docstring)
+# a trial pass (its shortest refutations, engine.logic.forcing) rates TRIAL_BASE plus TRIAL_SLOPE
+# per placement of their length beyond TRIAL_FREE_LENGTH; the puzzle's hardest trial pass then
+# gains TRIAL_PASS_BONUS per doubling of the trial passes it needs (fitted on the tune half of
+# bench/se_correlation.py, see the module docstring)
+TRIAL_BASE = 7.95
+TRIAL_SLOPE = 0.06
+TRIAL_FREE_LENGTH = 8.0
+TRIAL_PASS_BONUS = 0.1
 NESTED_BASE = 9.0  # trial and error deeper than one level (SE: nested forcing chains)
 TE_SLOPE = 0.43  # score per unit of mean log2(guesses) beyond TE_FREE
 # mean log2(guesses) where the nested score starts to grow; refitted when the counter's branching
@@ -421,6 +431,20 @@ def _hardest(counts: list[int]) -> str | None:
     return next((TECHNIQUES[i] for i in reversed(range(len(counts))) if counts[i]), None)
 
 
+#: Techniques whose steps hold only for a puzzle with one solution (``assumes_uniqueness``).
+UNIQUENESS_TECHNIQUES = (
+    "unique_rectangle",
+    "bug_plus_one",
+    "hidden_rectangle",
+    "avoidable_rectangle",
+)
+_UNIQUENESS_IDS = (UNIQUE_RECTANGLE, BUG_PLUS_ONE, HIDDEN_RECTANGLE, AVOIDABLE_RECTANGLE)
+assert {TECHNIQUES[t] for t in _UNIQUENESS_IDS} == set(UNIQUENESS_TECHNIQUES), (
+    "assumes_uniqueness must test every technique of UNIQUENESS_TECHNIQUES"
+)
+)
+
+
 @kernel
 def assumes_uniqueness(steps):
     """True when a step is sound only for a puzzle with one solution (unique, hidden and
@@ -455,13 +479,13 @@ def rate_steps(steps, n, ratings, direct_ratings, tally):
     A pass is rated by its easiest step, since a rater takes the easiest step on offer (by its
     hardest when the technique has a direct form: see the module docstring); the puzzle by its
     hardest pass. Steps come in pass order, so a pass's steps are contiguous.
-    A trial pass is rated by the mean length of its refutations instead (see ``_trial_rating``).
+    Trial passes are rated by the length of their refutations instead (``_trial_rating``).
     """
     hardest = 0.0
     pass_rating = 0.0
     current = -1
-    trial_links = 0.0
-    trials = 0
+    trial_passes = 0
+    trial_hardest = 0.0
     for i in range(steps.shape[0]):
         tech, extra, pass_no = steps[i, S_TECH], steps[i, S_EXTRA], steps[i, S_PASS]
         direct = steps[i, S_DIRECT]
@@ -481,34 +505,33 @@ def rate_steps(steps, n, ratings, direct_ratings, tally):
             while extra > limit:
                 rating += CHAIN_BONUS
                 limit *= CHAIN_GROWTH
+        elif tech == TRIAL_AND_ERROR:
+            rating = _trial_rating(extra)
+            if pass_no != current:
+                trial_passes += 1
+            trial_hardest = max(trial_hardest, rating)
         if direct:
             # singles: the technique whose direct form a rater would take instead; others: a flag
             rating = min(rating, direct_ratings[direct if tech <= HIDDEN_SINGLE else tech])
         if pass_no != current:
-            if trials:
-                pass_rating = _trial_rating(ratings[TRIAL_AND_ERROR], trial_links / trials)
             hardest = max(hardest, pass_rating)
             current = pass_no
             pass_rating = rating
-            trial_links = 0.0
-            trials = 0
         elif tech > HIDDEN_SINGLE and direct_ratings[tech] < ratings[tech]:
             pass_rating = max(pass_rating, rating)
         else:
             pass_rating = min(pass_rating, rating)
-        if tech == TRIAL_AND_ERROR:
-            trial_links += extra
-            trials += 1
-    if trials:
-        pass_rating = _trial_rating(ratings[TRIAL_AND_ERROR], trial_links / trials)
-    return max(hardest, pass_rating)
+    hardest = max(hardest, pass_rating)
+    if trial_passes:
+        hardest = max(hardest, trial_hardest + TRIAL_PASS_BONUS * math.log2(trial_passes))
+    return hardest
 
 
 @kernel
-def _trial_rating(base, mean_length):
-    """A pass of one-level trials, by the mean number of placements its refutations need: the
-    longer they run before the contradiction, the deeper the forcing chains SE needs there."""
-    return base + TRIAL_SLOPE * max(0.0, mean_length - TRIAL_FREE_LENGTH)
+def _trial_rating(length):
+    """A pass of one-level trials, by the placements its (shortest) refutations need: the longer
+    they run before the contradiction, the longer and more dynamic the forcing chains SE needs."""
+    return TRIAL_BASE + TRIAL_SLOPE * max(0.0, length - TRIAL_FREE_LENGTH)
 
 
 def _trial_effort(stuck: Grid) -> float:

@@ -64,16 +64,18 @@ def _within(value: Figure, band: tuple[float, float] | None) -> bool | np.ndarra
     return True if band is None else (band[0] <= value) & (value <= band[1])
 
 
-#: Default bands, easiest first, by score on the Sudoku Explainer scale (see engine.grade):
-#: easy = singles and direct locked candidates / hidden pairs (up to 2.3 + 0.09), medium = locked
-#: candidates, pairs and X-wings (2.6-3.4), hard = triples, swordfish, XY/XYZ-wings, quads and
-#: jellyfish (3.6-5.4), expert = colouring and chains (6.5+), extreme = trial and error (7.5+).
+#: Default bands, easiest first, by score on the Sudoku Explainer scale (see engine.grade), each
+#: the SE range it holds (measured on SE-rated puzzles, bench/se_correlation.py, README):
+#: easy = singles and direct locked candidates / hidden pairs (SE below 2.5), medium = locked
+#: candidates, pairs and X-wings (SE 2.5-3.4), hard = triples, swordfish, wings, short X-chains,
+#: unique rectangles, quads, BUG (SE 3.5-5.9), expert = colouring and chains, no trial (SE
+#: 6.0-7.4), extreme = forcing chains, i.e. trial (SE 7.5 up; from ``TRIAL_BASE``, 7.95).
 DEFAULT_TIERS: dict[str, Tier] = {
     "easy": Tier("easy", score=(0.0, 2.5)),
     "medium": Tier("medium", score=(2.5, 3.5)),
     "hard": Tier("hard", score=(3.5, 6.0)),
-    "expert": Tier("expert", score=(6.0, 7.5)),
-    "extreme": Tier("extreme", score=(7.5, math.inf)),
+    "expert": Tier("expert", score=(6.0, 7.9)),
+    "extreme": Tier("extreme", score=(7.9, math.inf)),
 }
 TIERS: tuple[str, ...] = tuple(DEFAULT_TIERS)
 

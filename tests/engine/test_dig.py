@@ -32,6 +32,7 @@ from engine.dig import (
 )
 from engine.dig_kernels import Counters, seed_sets, singles_solve, unique_without
 from engine.geometry import Geometry, geometry_for
+from engine.grade import NESTED_BASE
 from engine.search import Workspace
 from engine.search9 import scratch9, singles9
 from engine.text import parse
@@ -170,6 +171,29 @@ def test_16x16_singles_tier_with_symmetry() -> None:
     result = dig(solution, "medium", symmetry="rotate180", seed=2)
     check(result, "medium")
     assert result.grade.hardest in ("full_house", "naked_single", "hidden_single")
+
+
+@pytest.mark.parametrize(
+    ("size", "target", "seed"), [(16, "hard", 7), (16, "expert", 3), (25, "hard", 1)]
+)
+def test_large_grids_harder_tiers_come_from_the_graded_walk(
+    size: int, target: str, seed: int
+) -> None:
+    # the case: 16x16 hard, rotate180, seed 7, failed after 400 candidates before
+    solution = engine.random_grid(size, seed=seed)
+    result = dig(solution, target, symmetry="rotate180", seed=seed)
+    check(result, target)
+    assert result.attempts <= 20  # a walk lands in the band nearly every time
+    again = dig(solution, target, symmetry="rotate180", seed=seed)
+    assert again.puzzle == result.puzzle
+
+
+def test_large_grids_extreme_never_needs_nested_trial() -> None:
+    band = tiers_for(geometry_for(box="4x4"))["extreme"]
+    assert band.score is not None and band.score[1] <= NESTED_BASE
+    result = dig(engine.random_grid(16, seed=1), "extreme", symmetry="rotate180", seed=1)
+    check(result, "extreme")
+    assert result.grade.trial_effort == 0.0  # no nested trial and error rated it
 
 
 @pytest.mark.parametrize(

@@ -199,6 +199,14 @@ def run_case(case: dict) -> tuple[bool, bool]:
     space = workspace(GEO)
     given = givens(case["givens"])
     steps = tuple(s for t in pool for s in space.find(t, cand, placed, given).all_steps())
+    if technique == "trial_and_error":
+        # a trial pass holds only its shortest refutations: run the rung until it finds no more
+        latest = steps
+        while latest:
+            for cell, digit in (e for s in latest for e in s.eliminations):
+                cand[cell] &= ~np.uint64(1 << (digit - 1))
+            latest = space.find(technique, cand, placed, given).all_steps()
+            steps += latest
     for family in (SINGLES, ALS):  # a finder may find an effect by an easier form of its family
         if technique in family:
             allowed = family[: family.index(technique) + 1]

@@ -442,7 +442,6 @@ _UNIQUENESS_IDS = (UNIQUE_RECTANGLE, BUG_PLUS_ONE, HIDDEN_RECTANGLE, AVOIDABLE_R
 assert {TECHNIQUES[t] for t in _UNIQUENESS_IDS} == set(UNIQUENESS_TECHNIQUES), (
     "assumes_uniqueness must test every technique of UNIQUENESS_TECHNIQUES"
 )
-)
 
 
 @kernel

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from pipeline.app import fail
-from pipeline.commands.choices import ALL_CORES
+from pipeline.commands.choices import ALL_CORES, MAX_SEED
 
 
 def _usable_jobs(value: int | None) -> int | None:
@@ -41,7 +41,10 @@ Jobs = Annotated[
     ),
 ]
 ChunkSize = Annotated[int, typer.Option(min=1, help="Items per task sent to a worker.")]
-Seed = Annotated[int, typer.Option(min=0, help="Seed: the same seed gives the same output.")]
+Seed = Annotated[
+    int,
+    typer.Option(min=0, max=MAX_SEED, help="Seed: the same seed gives the same output."),
+]
 
 
 def output_option(what: str) -> typer.models.OptionInfo:

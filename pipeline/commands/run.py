@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from pipeline.app import app
-from pipeline.commands.choices import Backend
+from pipeline.commands.choices import MAX_SEED, Backend
 from pipeline.commands.common import Jobs, Quiet, user_errors
 
 
@@ -30,7 +30,9 @@ def run(
         str | None,
         typer.Option(help="Dask scheduler tcp://host:port (--backend dask)."),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Run seed, instead of the recipe's.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, max=MAX_SEED, help="Run seed, instead of the recipe's.")
+    ] = None,
     date: Annotated[
         datetime | None,
         typer.Option(

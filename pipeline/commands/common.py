@@ -6,14 +6,16 @@ runs, never at the top of a command module.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from pipeline.app import fail
-from pipeline.commands.choices import ALL_CORES, MAX_SEED
+from pipeline.commands.choices import ALL_CORES, MAX_SEED, PUZZLES_FILE
 
 
 def _usable_jobs(value: int | None) -> int | None:
@@ -55,6 +57,19 @@ def output_option(what: str) -> typer.models.OptionInfo:
 def jobs_or_all(jobs: int | None) -> int:
     """The worker count a command passes on: every core unless ``--jobs`` says otherwise."""
     return ALL_CORES if jobs is None else jobs
+
+
+def refuse_overwrite(output: Path | None, *inputs: str | Path) -> None:
+    """Fail (exit 2) when ``output`` is one of ``inputs`` (a folder input: its puzzles file):
+    writing it would destroy what is being read."""
+    if output is None or not output.exists():
+        return
+    for spec in inputs:
+        if str(spec) == "-":
+            continue
+        read = Path(spec) / PUZZLES_FILE if Path(spec).is_dir() else Path(spec)
+        if read.exists() and os.path.samefile(read, output):
+            fail(f"{output}: is also an input ({spec}); write the output to another file")
 
 
 @contextmanager

@@ -9,7 +9,14 @@ import typer
 
 from pipeline.app import SOME_ROWS_BAD, app, fail
 from pipeline.commands.choices import DEFAULT_GRADE_CHUNK, Format
-from pipeline.commands.common import Jobs, Quiet, jobs_or_all, output_option, user_errors
+from pipeline.commands.common import (
+    Jobs,
+    Quiet,
+    jobs_or_all,
+    output_option,
+    refuse_overwrite,
+    user_errors,
+)
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -76,6 +83,7 @@ def grade(
     from pipeline.recipe import RecipeError, load_recipe
     from pipeline.report_html import grade_blocks, write_html
 
+    refuse_overwrite(output, *sources)
     try:
         tiers = load_recipe(recipe).tiers if recipe else ()
     except RecipeError as exc:

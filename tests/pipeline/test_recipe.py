@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import math
-
 import copy
+import math
 import tomllib
 from pathlib import Path
 from typing import Any

@@ -303,6 +303,11 @@ def toml_value(value: object) -> str:
 def recipes(draw: st.DrawFn) -> str:
     """TOML text of a recipe: usual and unknown keys, random values, bands and sections."""
     lines = ['title = "Fuzz"'] if draw(st.integers(0, 5)) else []
+    if draw(st.booleans()):  # a valid recipe, then a few keys set at random
+        lines += ["seed = 1", "[[sections]]", 'tier = "easy"', "count = 1"]
+        for key in draw(st.lists(st.sampled_from(SECTION_KEYS), unique=True, max_size=2)):
+            lines.append(f"{key} = {toml_value(draw(values))}")
+        return "\n".join(lines) + "\n"
     for key in draw(st.lists(st.sampled_from(KEYS[1:6]), unique=True)):
         lines.append(f"{key} = {toml_value(draw(values))}")
     for name in draw(st.lists(st.sampled_from(["x", "easy", "Bad Name"]), unique=True, max_size=2)):

@@ -2,7 +2,8 @@
 readers and recipe loader in this process, then a few hundred of each through the installed
 ``pipeline`` script.
 
-Run: ``.venv/bin/python bench/fuzz_inputs.py [--inputs N] [--recipes N] [--cli N]``. The inputs
+Run: ``.venv/bin/python bench/fuzz_inputs.py [--inputs N] [--recipes N] [--cli N] [--workers N]``
+(the in-process part is shared among ``--workers`` processes; the CLI runs alongside). The inputs
 (``tests/pipeline/input_fuzz.py``) are puzzle lines, grids, CSV/TSV and Parquet tables and
 garbage bytes, in several encodings and line endings, with blank and comment lines, gzipped,
 cut. Each must read without an exception other than the documented :class:`FormatError` (a
@@ -22,7 +23,7 @@ import sys
 import time
 import traceback
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -165,43 +166,78 @@ def cli_recipe(folder: Path, tally: Tally, index: int, text: str) -> None:
         tally.fail("CLI recipe failures", (text, result.stderr[-2000:]))
 
 
+def in_process(counts: tuple[int, int]) -> Tally:
+    """One worker's share: generated inputs, then recipes, read in this process."""
+    inputs_count, recipes_count = counts
+    folder = scratch_folder()
+    tally = Tally()
+    start = time.perf_counter()
+    fuzz(inputs_count, inputs, lambda found: check_input(folder, tally, found))
+    tally.counts["worker-seconds on inputs (summed over workers)"] = round(
+        time.perf_counter() - start
+    )
+    seeds = st.none() | st.sampled_from([0, MAX_SEED, MAX_SEED + 1, -1])
+    pairs = st.tuples(recipes(), seeds)
+    fuzz(recipes_count, pairs, lambda example: check_recipe(folder, tally, example))
+    return tally
+
+
+def shares(total: int, workers: int) -> list[int]:
+    return [total // workers + (index < total % workers) for index in range(workers)]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=100_000)
     parser.add_argument("--recipes", type=int, default=20_000)
     parser.add_argument("--cli", type=int, default=150, help="inputs and recipes each, via CLI")
+    parser.add_argument("--workers", type=int, default=2, help="processes for the in-process part")
     args = parser.parse_args()
-    folder = scratch_folder()
     tally = Tally()
     start = time.perf_counter()
-    fuzz(args.inputs, inputs, lambda found: check_input(folder, tally, found))
-    in_process = time.perf_counter() - start
-    seeds = st.none() | st.sampled_from([0, MAX_SEED, MAX_SEED + 1, -1])
-    fuzz(args.recipes, st.tuples(recipes(), seeds), lambda ex: check_recipe(folder, tally, ex))
-    recipes_time = time.perf_counter() - start - in_process
-    cli_start = time.perf_counter()
-    if args.cli and SCRIPT.exists():
-        cli_inputs = collect(args.cli, inputs)
-        cli_recipes = collect(args.cli, recipes())
-        with ThreadPoolExecutor(CLI_WORKERS) as pool:
-            jobs = [pool.submit(cli_input, folder, tally, i, f) for i, f in enumerate(cli_inputs)]
-            jobs += [
-                pool.submit(cli_recipe, folder, tally, i, t) for i, t in enumerate(cli_recipes)
-            ]
-            for job in jobs:
-                job.result()
-    cli_time = time.perf_counter() - cli_start
+    parts = list(
+        zip(shares(args.inputs, args.workers), shares(args.recipes, args.workers), strict=True)
+    )
+    with ProcessPoolExecutor(args.workers + 1) as pool:  # one more for the CLI runs
+        cli_job = pool.submit(run_cli, args.cli) if args.cli and SCRIPT.exists() else None
+        for part in pool.map(in_process, parts):
+            tally.counts.update(part.counts)
+            tally.failures += part.failures
+        in_process_time = time.perf_counter() - start
+        if cli_job is not None:
+            part = cli_job.result()
+            tally.counts.update(part.counts)
+            tally.failures += part.failures
+    total = time.perf_counter() - start
     for name, count in sorted(tally.counts.items()):
         print(f"{name:<55}{count:>10}")
     print(
-        f"time: inputs {in_process:.0f} s, recipes {recipes_time:.0f} s, "
-        f"CLI {cli_time:.0f} s ({CLI_WORKERS} at a time)"
+        f"time: {in_process_time:.0f} s for the in-process part ({args.workers} processes), "
+        f"{total:.0f} s in all (the CLI runs alongside, {CLI_WORKERS} at a time)"
     )
-    failed = [kind for kind in tally.counts if "tracebacks" in kind or "not" in kind]
-    for failure in tally.failures:
+    failed = [
+        kind
+        for kind, count in tally.counts.items()
+        if count and ("traceback" in kind or " not " in kind)
+    ]
+    for failure in tally.failures[:SHOWN_FAILURES]:
         print(failure, file=sys.stderr)
     print("FAILED: " + ", ".join(failed) if failed else "0 tracebacks, every row reported once")
     return 1 if failed else 0
+
+
+def run_cli(count: int) -> Tally:
+    """``count`` generated inputs and recipes through the installed script."""
+    folder = scratch_folder()
+    tally = Tally()
+    cli_inputs = collect(count, inputs)
+    cli_recipes = collect(count, recipes())
+    with ThreadPoolExecutor(CLI_WORKERS) as pool:
+        jobs = [pool.submit(cli_input, folder, tally, i, f) for i, f in enumerate(cli_inputs)]
+        jobs += [pool.submit(cli_recipe, folder, tally, i, t) for i, t in enumerate(cli_recipes)]
+        for job in jobs:
+            job.result()
+    return tally
 
 
 if __name__ == "__main__":

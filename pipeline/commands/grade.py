@@ -76,7 +76,8 @@ def grade(
 
     Each row's status is ok, invalid, no_solution or multiple_solutions (with the reason and line
     number). Exit code 0 when every row is ok, 1 when some are not (the output still has every
-    row; with --strict the run stops at the first), 2 for unusable arguments.
+    row; with --strict the run stops at the first), 2 for unusable arguments or an output that
+    cannot be written, 3 for an internal error.
     """
     from pipeline.grading import StrictStop, UnusableArguments, format_summary, grade_files
     from pipeline.parallel import progress_bar

@@ -18,12 +18,14 @@ check failed.
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 import time
 import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from itertools import zip_longest
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -48,6 +50,7 @@ from tests.pipeline.input_fuzz import (  # noqa: E402
 SCRIPT = Path(sys.executable).with_name("pipeline")
 SHOWN_FAILURES = 5
 CLI_WORKERS = 2
+CHUNK = 1_000  # inputs per hypothesis run: progress is printed after each
 UNIQUE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
 
@@ -167,23 +170,29 @@ def cli_recipe(folder: Path, tally: Tally, index: int, text: str) -> None:
 
 
 def in_process(counts: tuple[int, int]) -> Tally:
-    """One worker's share: generated inputs, then recipes, read in this process."""
+    """One chunk of the in-process part: generated inputs, then recipes, read in this process."""
     inputs_count, recipes_count = counts
     folder = scratch_folder()
     tally = Tally()
-    start = time.perf_counter()
     fuzz(inputs_count, inputs, lambda found: check_input(folder, tally, found))
-    tally.counts["worker-seconds on inputs (summed over workers)"] = round(
-        time.perf_counter() - start
-    )
     seeds = st.none() | st.sampled_from([0, MAX_SEED, MAX_SEED + 1, -1])
     pairs = st.tuples(recipes(), seeds)
     fuzz(recipes_count, pairs, lambda example: check_recipe(folder, tally, example))
+    shutil.rmtree(folder, ignore_errors=True)
     return tally
 
 
-def shares(total: int, workers: int) -> list[int]:
-    return [total // workers + (index < total % workers) for index in range(workers)]
+def chunks(total: int, size: int) -> list[int]:
+    return [min(size, total - start) for start in range(0, total, size)]
+
+
+def report(tally: Tally, started: float, final: bool) -> None:
+    if final:
+        for name, count in sorted(tally.counts.items()):
+            print(f"{name:<55}{count:>10}")
+    else:
+        shown = ", ".join(f"{k} {tally.counts[k]}" for k in ("inputs", "recipes", "tracebacks"))
+        print(f"[{time.perf_counter() - started:.0f} s] {shown}", flush=True)
 
 
 def main() -> int:
@@ -196,21 +205,21 @@ def main() -> int:
     tally = Tally()
     start = time.perf_counter()
     parts = list(
-        zip(shares(args.inputs, args.workers), shares(args.recipes, args.workers), strict=True)
+        zip_longest(chunks(args.inputs, CHUNK), chunks(args.recipes, CHUNK // 5), fillvalue=0)
     )
     with ProcessPoolExecutor(args.workers + 1) as pool:  # one more for the CLI runs
         cli_job = pool.submit(run_cli, args.cli) if args.cli and SCRIPT.exists() else None
         for part in pool.map(in_process, parts):
             tally.counts.update(part.counts)
             tally.failures += part.failures
+            report(tally, start, final=False)
         in_process_time = time.perf_counter() - start
         if cli_job is not None:
             part = cli_job.result()
             tally.counts.update(part.counts)
             tally.failures += part.failures
     total = time.perf_counter() - start
-    for name, count in sorted(tally.counts.items()):
-        print(f"{name:<55}{count:>10}")
+    report(tally, start, final=True)
     print(
         f"time: {in_process_time:.0f} s for the in-process part ({args.workers} processes), "
         f"{total:.0f} s in all (the CLI runs alongside, {CLI_WORKERS} at a time)"

@@ -28,7 +28,7 @@ from tests.pipeline.input_fuzz import (
 
 FOLDER = scratch_folder()
 FUZZ = settings(
-    max_examples=1_500, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    max_examples=1_200, deadline=None, database=None, suppress_health_check=list(HealthCheck)
 )
 
 
@@ -43,7 +43,7 @@ def test_generated_inputs_report_every_row_once(found: Input) -> None:
     check_rows(found, rows)
 
 
-@settings(max_examples=1_000, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=800, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(text=recipes(), seed=st.none() | st.sampled_from([0, MAX_SEED, MAX_SEED + 1, -1]))
 def test_generated_recipes_load_or_name_their_fault(text: str, seed: int | None) -> None:
     load_fuzzed_recipe(FOLDER, text, seed)

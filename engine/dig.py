@@ -281,11 +281,6 @@ def dig(
     else:
         raise UnknownTier(f"unknown tier {target!r}; the tiers in use are {', '.join(mapping)}")
     check_possible(band, geo, minimal)
-    if minimal and geo.n >= LARGE_GRID and singles_level(band):
-        raise ImpossibleBand(
-            f"tier {band.name!r} on {geo}: minimal puzzles of this size are almost never solvable "
-            "by singles alone; dig them with minimal=False"
-        )
     digger = _Digger(grid, layout, band, mapping, minimal, rng_from(seed))
     return digger.run(budget or default_budget(geo), time_limit, symmetry)
 
@@ -310,8 +305,14 @@ def _full_grid(text: str) -> Grid:
 
 
 def check_possible(band: Tier, geo: Geometry, minimal: bool) -> None:
-    """Raise :class:`ImpossibleBand` when no dug puzzle of this grid can meet the band."""
+    """Raise :class:`ImpossibleBand` when no dug puzzle of this grid can meet the band (cheap:
+    a recipe is checked with it when read)."""
     where = f"tier {band.name!r} on {geo}"
+    if minimal and geo.n >= LARGE_GRID and singles_level(band):
+        raise ImpossibleBand(
+            f"{where}: minimal puzzles of this size are almost never solvable "
+            "by singles alone; dig them with minimal=False"
+        )
     if band.hardest and band.needs and TECHNIQUE_INDEX[band.needs] > TECHNIQUE_INDEX[band.hardest]:
         raise ImpossibleBand(f"{where}: needs {band.needs} but allows at most {band.hardest}")
     if band.score and band.score[1] < MIN_SCORE:

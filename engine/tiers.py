@@ -154,6 +154,8 @@ def _pair(table: Mapping[str, Any], key: str, where: str, kind: type) -> tuple |
     ):
         raise InvalidTiers(f"{where}.{key}: expected [min, max] {noun}, got {value!r}")
     low, high = kind(value[0]), kind(value[1])
+    if math.isnan(low) or math.isnan(high) or low == math.inf:
+        raise InvalidTiers(f"{where}.{key}: got {value!r}; min must be a finite number, no nan")
     if low > high:
         raise InvalidTiers(f"{where}.{key}: min {low} is above max {high}")
     return (low, high)

@@ -4,11 +4,13 @@ Schema (every key is optional unless marked required; ``configs/nightly.toml`` s
 
     title    = "Nightly Sudoku"  # required, non-empty
     author   = ""                # default ""
-    seed     = 20261122          # integer >= 0: the run seed every chunk's RNG comes from; leave
-                                 # it out for a daily seed (a new book each calendar day, derived
-                                 # from the date and the recipe: pipeline.daily)
+    seed     = 20261122          # integer 0 .. 2**63-1: the run seed every chunk's RNG comes
+                                 # from; leave it out for a daily seed (a new book each calendar
+                                 # day, derived from the date and the recipe: pipeline.daily)
     timezone = "Europe/Paris"    # IANA zone whose calendar day picks the daily seed (default UTC)
-    output   = "output"          # folder for run folders and the catalog
+    output   = "output"          # folder for run folders and the catalog, relative to the
+                                 # recipe's folder (so the catalog is the same wherever the
+                                 # run starts); --output is relative to the current folder
 
     [tiers.<name>]               # optional: define a tier or override a default one
                                  # (engine.tiers: defaults and how a band admits a puzzle)
@@ -70,6 +72,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -79,7 +82,7 @@ from typing import Any, NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.canon import check_canon_size
-from engine.dig import SYMMETRIES, tiers_for
+from engine.dig import SYMMETRIES, ImpossibleBand, check_possible, tiers_for
 from engine.geometry import box_shape, geometry
 from engine.tiers import BAND_KEYS, TIERS, InvalidTiers, Tier, tiers_from_mapping
 from pipeline.render.book import LAYOUTS
@@ -89,6 +92,7 @@ from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_ad
 
 BACKENDS = ("loky", "dask")
 ALL_CORES = -1  # n_jobs: one worker per core
+MAX_SEED = 2**63 - 1  # seeds are stored in the store's int64 columns
 JOBS_ALLOWED = "an integer >= 1, or -1 (every core)"
 DEFAULT_SIZE = 9
 DEFAULT_CHUNK_SIZE = 25
@@ -439,7 +443,20 @@ def _source(table: _Table, base: Path) -> Path | None:
     return path
 
 
-def _section(table: _Table, tiers: tuple[str, ...], base: Path) -> SectionSpec:
+def _diggable(table: _Table, section: SectionSpec, own: tuple[Tier, ...]) -> None:
+    """Fail now, naming the key, when the section's band can never be dug on its grid (rather
+    than after the engine has compiled and the first worker has tried)."""
+    band = bands_for(own, section.box_rows, section.box_cols)[section.tier]
+    try:
+        check_possible(band, geometry(section.box_rows, section.box_cols), section.minimal)
+    except ImpossibleBand as exc:
+        defined = f" (defined under [tiers.{band.name}])" if band in own else ""
+        table.fail("tier", f"{exc}{defined}")
+
+
+def _section(
+    table: _Table, own: tuple[Tier, ...], tiers: tuple[str, ...], base: Path
+) -> SectionSpec:
     size, rows, cols = _shape(table)
     tier = table.string("tier", _REQUIRED, tiers)
     section = SectionSpec(
@@ -461,14 +478,17 @@ def _section(table: _Table, tiers: tuple[str, ...], base: Path) -> SectionSpec:
         table.fail("layout", f"got {_shown(section.layout)}; allowed: one of {_listed(LAYOUTS)}")
     if not section.title.strip():
         table.fail("title", "is empty; allowed: a non-empty string")
+    if section.source is None:
+        _diggable(table, section, own)
     return section
 
 
-def _output(top: _Table) -> Path:
+def _output(top: _Table, base: Path = Path()) -> Path:
+    """The output folder; a relative one is taken relative to ``base`` (the recipe's folder)."""
     output = top.string("output", "output")
     if not output.strip():
         top.fail("output", "is empty; allowed: a folder path")
-    return Path(output)
+    return Path(os.path.normpath(base / output))
 
 
 def _timezone(top: _Table) -> str:
@@ -484,7 +504,7 @@ def parse_recipe(
     mapping: Mapping[str, Any], source: str = "<recipe>", base: Path = Path()
 ) -> Recipe:
     """Validate a recipe already read from TOML; ``source`` names it in error messages, ``base``
-    is the folder that sections' ``source`` files are relative to."""
+    is the folder that sections' ``source`` files and a relative ``output`` are relative to."""
     top = _Table(mapping, "", source, TOP_KEYS)
     title = top.string("title")
     if not title.strip():
@@ -494,14 +514,14 @@ def parse_recipe(
     return Recipe(
         title=title,
         author=top.string("author", ""),
-        seed=top.integer("seed", None),
+        seed=top.integer("seed", None, 0, MAX_SEED),
         timezone=_timezone(top),
-        output=_output(top),
+        output=_output(top, base),
         tiers=tiers,
         parallel=_parallel(top, base),
         print=_print(top, names),
         sections=tuple(
-            _section(table, names, base) for table in top.tables("sections", SECTION_KEYS)
+            _section(table, tiers, names, base) for table in top.tables("sections", SECTION_KEYS)
         ),
         source=source,
     )
@@ -534,7 +554,10 @@ def with_overrides(
         mapping["seed"] = recipe.seed if seed is None else seed
     top = _Table(mapping, "", f"{recipe.source} with command-line options", TOP_KEYS)
     return dataclasses.replace(
-        recipe, output=_output(top), seed=top.integer("seed", None), parallel=_parallel(top)
+        recipe,
+        output=_output(top),
+        seed=top.integer("seed", None, 0, MAX_SEED),
+        parallel=_parallel(top),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -151,9 +152,10 @@ def test_box_alone_sets_the_size():
 MISTAKES = [
     (("title",), DROP, "title", "required"),
     (("title",), "  ", "title", "non-empty"),
-    (("seed",), -1, "seed", "integer >= 0"),
-    (("seed",), True, "seed", "integer >= 0"),
-    (("seed",), "7", "seed", "integer >= 0"),
+    (("seed",), -1, "seed", "integer from 0 to 9223372036854775807"),
+    (("seed",), True, "seed", "integer from 0"),
+    (("seed",), "7", "seed", "integer from 0"),
+    (("seed",), 2**63, "seed", "integer from 0 to 9223372036854775807"),
     (("author",), 3, "author", "a string"),
     (("timezone",), "Mars/Olympus", "timezone", "IANA time zone"),
     (("timezone",), "../etc", "timezone", "IANA time zone"),
@@ -194,6 +196,13 @@ MISTAKES = [
     (("print", "answers_per_page"), 0, "print.answers_per_page", "0 is outside 1-16"),
     (("print", "about"), 1, "print.about", "true or false"),
     (("tiers", "gentle", "score"), [5, 1], "tiers.gentle.score", "above max"),
+    (("tiers", "gentle", "score"), [math.nan, 3.0], "tiers.gentle.score", "no nan"),
+    (("tiers", "gentle", "score"), [1.0, math.nan], "tiers.gentle.score", "no nan"),
+    (("tiers", "gentle", "score"), [math.inf, math.inf], "tiers.gentle.score", "finite"),
+    (("tiers", "gentle", "score"), [0.0, 0.5], "sections[0].tier", "no puzzle scores below"),
+    (("tiers", "gentle", "clues"), [5, 10], "sections[0].tier", "[tiers.gentle]"),
+    (("tiers", "gentle", "clues"), [90, 95], "sections[0].tier", "the grid has 81 cells"),
+    (("sections", 2, "tier"), "medium", "sections[2].tier", "minimal=False"),
     (("tiers", "gentle", "clues"), [1.5, 2], "tiers.gentle.clues", "[min, max] integers"),
     (("tiers", "gentle", "hardest"), "magic", "tiers.gentle.hardest", "x_wing"),
     (("tiers", "gentle", "needs"), "x_wing", "tiers.gentle.needs", "harder than"),

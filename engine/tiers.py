@@ -69,7 +69,7 @@ def _within(value: Figure, band: tuple[float, float] | None) -> bool | np.ndarra
 #: easy = singles and direct locked candidates / hidden pairs (SE below 2.5), medium = locked
 #: candidates, pairs and X-wings (SE 2.5-3.4), hard = triples, swordfish, wings, short X-chains,
 #: unique rectangles, quads, BUG (SE 3.5-5.9), expert = colouring and chains, no trial (SE
-#: 6.0-7.4), extreme = forcing chains, i.e. trial (SE 7.5 up; from ``TRIAL_BASE``, 7.95).
+#: 6.0-7.4), extreme = forcing chains, i.e. trial, or ALS (SE 7.5 up; from 7.9).
 DEFAULT_TIERS: dict[str, Tier] = {
     "easy": Tier("easy", score=(0.0, 2.5)),
     "medium": Tier("medium", score=(2.5, 3.5)),

@@ -1,13 +1,15 @@
 """Digging throughput: unique puzzles per second per tier, ours and qqwing's side by side.
 
-Run: .venv/bin/python bench/dig_bench.py [--count 200] [--quick]
+Run: .venv/bin/python bench/dig_bench.py [--count 200] [--quick] [--large-seeds 20]
 One core (one process). qqwing (Debian package `qqwing`, `apt-get install qqwing`) generates the
 same number of puzzles at each of its levels in the same run. Each qqwing level is compared with
 the tier where our grader puts most of qqwing's puzzles of that level (printed), and ours are
 dug minimal, as qqwing's are, without symmetry (qqwing's default). Rates are per CPU second
 (qqwing's from its process's CPU time), so other work on the machine disturbs them little; our
 rates include making the full grids. Large sizes print the median CPU seconds per unique puzzle
-at their default tiers.
+at their default tiers, then, for the large grids' harder default tiers (hard and extreme on
+16x16, hard on 25x25), the median and maximum CPU seconds over ``--large-seeds`` seeds of one
+symmetric dig each with the default budget, and how many failed (``--large-only`` skips the rest).
 
 qqwing's top level, expert, is open-ended (every puzzle its solver cannot finish without a
 guess), while our tiers are bounded bands, so that level is also compared with the open band of
@@ -33,6 +35,7 @@ from engine.tiers import DEFAULT_TIERS, Tier
 QQWING_LEVELS = ("simple", "easy", "intermediate", "expert")
 OUR_TIERS = ("easy", "medium", "hard", "expert", "extreme")
 LARGE = ((16, "medium", 11), (25, "medium", 5), (36, "medium", 3))  # size, tier, puzzles
+LARGE_TIERS = ((16, "hard"), (16, "extreme"), (25, "hard"))  # the large grids' harder tiers
 TARGET_RATIO = 10.0  # the issue's goal: ten times qqwing's rate
 SEED = 20261122
 
@@ -65,6 +68,26 @@ def ours(tier: str | Tier, count: int, size: int = 9, minimal: bool = True) -> l
     return times
 
 
+def large_tiers(seeds: int) -> None:
+    """Median and max CPU seconds of one rotate180 dig per seed (default budget), and failures."""
+    print(f"\n{'size':6} {'tier':8} {'seeds':>5} {'median s':>9} {'max s':>8} {'failed':>6}  (CPU)")
+    for size, tier in LARGE_TIERS:
+        engine.dig(engine.random_grid(size, seed=SEED), tier, symmetry="rotate180", seed=SEED)
+        times, failed = [], 0
+        for seed in range(seeds):
+            start = time.process_time()
+            try:
+                grid = engine.random_grid(size, seed=seed)
+                engine.dig(grid, tier, symmetry="rotate180", seed=seed)
+            except engine.DigFailed:
+                failed += 1
+            times.append(time.process_time() - start)
+        print(
+            f"{size:<6} {tier:8} {seeds:5} {statistics.median(times):9.3f} {max(times):8.3f} "
+            f"{failed:6}"
+        )
+
+
 def row(level: str, tier: str, peer_rate: float, rate: float, note: str) -> None:
     ratio = rate / peer_rate
     flag = "" if ratio >= TARGET_RATIO else "  (below 10x)"
@@ -75,7 +98,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=200, help="9x9 puzzles per tier")
     parser.add_argument("--quick", action="store_true", help="fewer puzzles, no 36x36")
+    parser.add_argument("--large-seeds", type=int, default=20, help="seeds per large tier")
+    parser.add_argument("--large-only", action="store_true", help="only the large tiers' table")
     args = parser.parse_args()
+    if args.large_only:
+        large_tiers(args.large_seeds)
+        return
     count = 40 if args.quick else args.count
     print(f"machine: {platform.processor() or platform.machine()}, one core")
     for tier in OUR_TIERS:  # warm-up: numba cache loads of every path (digger and grader)
@@ -108,6 +136,7 @@ def main() -> None:
             continue
         times = ours(tier, puzzles, size, minimal=False)
         print(f"{size:<6} {tier:8} {puzzles:7} {statistics.median(times):9.3f} {max(times):8.3f}")
+    large_tiers(args.large_seeds)
 
 
 if __name__ == "__main__":

@@ -1,20 +1,24 @@
 """The typer app every command registers on, and the CLI contract every command keeps.
 
 Exit codes: 0 when all went well; 1 when some data rows are bad (the output is still complete);
-2 for any argument or file a command cannot use, typer's own usage errors included. Every
-failure is one ``Error: ...`` line on stderr: :class:`OneLineErrors` runs the command line in
-click's non-standalone mode and prints usage errors itself, so neither the installed
-``pipeline`` script nor ``CliRunner().invoke(app, ...)`` shows a panel, a usage block or a
-traceback. SIGTERM ends a command as Ctrl-C does, through every ``finally`` on the way (partial
-files removed, local worker processes stopped), with exit code 143. This module imports nothing
-heavy: ``pipeline --help`` must stay fast.
+2 for any argument or file a command cannot use, typer's own usage errors included; 3 for an
+internal error (a bug: an exception no command expected), whose traceback is saved to a file
+that the error line names; 130 when interrupted; 143 on SIGTERM. Every failure is one
+``Error: ...`` line on stderr: :class:`OneLineErrors` runs the command line in click's
+non-standalone mode and prints usage errors itself, so neither the installed ``pipeline`` script
+nor ``CliRunner().invoke(app, ...)`` shows a panel, a usage block or a traceback. SIGTERM ends a
+command as Ctrl-C does, through every ``finally`` on the way (partial files removed, local
+worker processes stopped). This module imports nothing heavy: ``pipeline --help`` must stay
+fast.
 """
 
 from __future__ import annotations
 
 import signal
 import sys
+import tempfile
 import threading
+import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from importlib.metadata import version
@@ -26,7 +30,11 @@ from typer.core import TyperGroup
 OK = 0
 SOME_ROWS_BAD = 1  # the output is complete, but some input rows were not ok
 BAD_ARGUMENTS = 2  # an argument or file the command cannot work with (as click's usage errors)
+INTERNAL_ERROR = 3  # a bug: an exception no command expected (its traceback is saved)
 INTERRUPTED = 130  # Ctrl-C, as a shell reports a SIGINT
+TRACEBACK_PREFIX = "pipeline-traceback-"  # files under the system temp folder
+SHOWN_CHARS = 200  # of an internal error's message, on its error line
+
 TERMINATED = 143  # SIGTERM, as a shell reports it
 
 
@@ -58,7 +66,8 @@ def error_line(message: str) -> str:
 
 
 class OneLineErrors(TyperGroup):
-    """The app's command group: usage errors become one ``Error:`` line and exit code 2."""
+    """The app's command group: usage errors become one ``Error:`` line and exit code 2, any
+    other exception one ``Error:`` line naming its saved traceback and exit code 3."""
 
     def main(  # type: ignore[override]
         self,
@@ -80,8 +89,27 @@ class OneLineErrors(TyperGroup):
         except typer.Abort:
             typer.echo(error_line("interrupted"), err=True)
             code = INTERRUPTED
+        except Exception as exc:  # a bug: one line saying where its traceback went, exit 3
+            typer.echo(error_line(internal_error(exc, args)), err=True)
+            code = INTERNAL_ERROR
         # non-standalone click returns the exit code of typer.Exit, else the command's None
         sys.exit(code if isinstance(code, int) else OK)
+
+
+def internal_error(exc: BaseException, args: Sequence[str] | None = None) -> str:
+    """The message for an unexpected exception, after saving its traceback to a file under the
+    system temp folder, under the command line (``args``, default ``sys.argv``) that raised it."""
+    summary = f"internal error ({type(exc).__name__}: {str(exc)[:SHOWN_CHARS]})"
+    text = "".join(traceback.format_exception(exc))
+    try:
+        with tempfile.NamedTemporaryFile(
+            "w", prefix=TRACEBACK_PREFIX, suffix=".txt", delete=False, encoding="utf-8"
+        ) as handle:
+            command = " ".join(sys.argv[1:] if args is None else args)
+            handle.write(f"pipeline {command}\n{text}")
+    except OSError as saving:
+        return f"{summary}; its traceback could not be saved: {saving}"
+    return f"{summary}; the full traceback is in {handle.name}; please report it"
 
 
 app = typer.Typer(

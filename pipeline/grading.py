@@ -412,10 +412,13 @@ def grade_files(
 
     on_progress(Done(0, 0, size))  # the total, before the first chunk is done
     tables = _result_tables(chunks, tuple(tiers), spec, strict, summary, meter, chunk_done)
-    if output is None:
-        deque(tables, maxlen=0)  # grade for the summary alone
-    else:
-        write_tables(tables, output, SCHEMA)
+    try:
+        if output is None:
+            deque(tables, maxlen=0)  # grade for the summary alone
+        else:
+            write_tables(tables, output, SCHEMA)
+    except FormatError as exc:  # the output cannot be written, or a pipe's --column is wrong
+        raise UnusableArguments(str(exc)) from None
     return summary
 
 

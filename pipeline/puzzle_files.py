@@ -73,6 +73,8 @@ def read_puzzle_rows(
         ok = pc.equal(table.column("status"), OK)
         skipped = table.num_rows - pc.sum(ok).as_py() if table.num_rows else 0
         table = table.filter(ok).select(list(FROM_GRADE)).rename_columns(list(FROM_GRADE.values()))
+    else:
+        _check_puzzle_columns(path, table.column_names)
     if tiers:
         table = _of_tiers(path, table, tiers)
     if count is not None:
@@ -81,6 +83,23 @@ def read_puzzle_rows(
     if graded:
         _add_ids(rows)
     return PuzzleRows(path, rows, skipped)
+
+
+def _check_puzzle_columns(path: Path, columns: list[str]) -> None:
+    """Raise :class:`StoreError` unless the file has the store's puzzle columns (a file of
+    solution grids, ``pipeline generate``'s, has no puzzles and no tiers)."""
+    missing = sorted(set(FROM_GRADE.values()) - set(columns))
+    if not missing:
+        return
+    if "givens" in missing and "solution" in columns:
+        raise StoreError(
+            f"{path}: holds solution grids (`pipeline generate` output), no puzzles or tiers; "
+            "dig puzzles from it first: pipeline dig"
+        )
+    raise StoreError(
+        f"{path}: no column {', '.join(missing)}; expected a run's puzzles, "
+        "`pipeline dig` or `pipeline grade` output"
+    )
 
 
 def _of_tiers(path: Path, table: pa.Table, tiers: Collection[str]) -> pa.Table:

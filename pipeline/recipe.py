@@ -4,11 +4,13 @@ Schema (every key is optional unless marked required; ``configs/nightly.toml`` s
 
     title    = "Nightly Sudoku"  # required, non-empty
     author   = ""                # default ""
-    seed     = 20261122          # integer >= 0: the run seed every chunk's RNG comes from; leave
-                                 # it out for a daily seed (a new book each calendar day, derived
-                                 # from the date and the recipe: pipeline.daily)
+    seed     = 20261122          # integer 0 .. 2**63-1: the run seed every chunk's RNG comes
+                                 # from; leave it out for a daily seed (a new book each calendar
+                                 # day, derived from the date and the recipe: pipeline.daily)
     timezone = "Europe/Paris"    # IANA zone whose calendar day picks the daily seed (default UTC)
-    output   = "output"          # folder for run folders and the catalog
+    output   = "output"          # folder for run folders and the catalog, relative to the
+                                 # recipe's folder (so the catalog is the same wherever the
+                                 # run starts); --output is relative to the current folder
 
     [tiers.<name>]               # optional: define a tier or override a default one
                                  # (engine.tiers: defaults and how a band admits a puzzle)
@@ -70,6 +72,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -78,24 +81,18 @@ from pathlib import Path
 from typing import Any, NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine.dig import SYMMETRIES, tiers_for
-from engine.geometry import MAX_SIZE, MIN_SIZE, default_box, geometry, parse_box
-from engine.logic.state import TECHNIQUE_INDEX, TECHNIQUES
+from engine.canon import check_canon_size
+from engine.dig import SYMMETRIES, ImpossibleBand, check_possible, tiers_for
+from engine.geometry import box_shape, geometry
 from engine.tiers import BAND_KEYS, TIERS, InvalidTiers, Tier, tiers_from_mapping
 from pipeline.render.book import LAYOUTS
-from pipeline.render.options import (
-    IMPOSITIONS,
-    MAX_ANSWERS_PER_PAGE,
-    MAX_TRIM_INCHES,
-    MIN_TRIM_INCHES,
-    PrintOptionError,
-    PrintOptions,
-)
-from pipeline.render.page import BINDINGS, CUSTOM, SADDLE_STITCH, TRIMS
+from pipeline.render.options import PrintOptionError, PrintOptions
+from pipeline.render.page import CUSTOM
 from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address
 
 BACKENDS = ("loky", "dask")
 ALL_CORES = -1  # n_jobs: one worker per core
+MAX_SEED = 2**63 - 1  # seeds are stored in the store's int64 columns
 JOBS_ALLOWED = "an integer >= 1, or -1 (every core)"
 DEFAULT_SIZE = 9
 DEFAULT_CHUNK_SIZE = 25
@@ -129,6 +126,8 @@ PRINT_KEYS = (
     "large_print",
 )
 TRIM_KEYS = ("width", "height")
+# [print] keys passed to PrintOptions as they are (trim and worked_solutions are read first)
+PRINT_OPTION_KEYS = tuple(k for k in PRINT_KEYS if k not in ("trim", "about", "worked_solutions"))
 SECTION_KEYS = (
     "title",
     "size",
@@ -334,10 +333,6 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def _shown(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -348,16 +343,11 @@ def _listed(choices: tuple[object, ...]) -> str:
 
 
 def _tiers(top: _Table) -> tuple[Tier, ...]:
-    """Bands from ``[tiers.<name>]``, parsed by the engine; here: names, keys, technique ids."""
+    """Bands from ``[tiers.<name>]``: names checked here, the bands by the engine's parser."""
     tiers = top.table("tiers", None)
     for name in tiers.value:
         if not isinstance(name, str) or not TIER_NAME.match(name):
             tiers.fail(str(name), "bad tier name; allowed: lower-case letters, digits, '_', '-'")
-        band = tiers.table(name, BAND_KEYS)
-        hardest = band.string("hardest", None, TECHNIQUES)
-        needs = band.string("needs", None, TECHNIQUES)
-        if hardest and needs and TECHNIQUE_INDEX[needs] > TECHNIQUE_INDEX[hardest]:
-            band.fail("needs", f"{needs!r} is harder than hardest = {hardest!r}")
     try:
         return tuple(tiers_from_mapping(tiers.value).values())
     except InvalidTiers as exc:  # its message starts with the dotted key
@@ -389,48 +379,27 @@ def _parallel(top: _Table, base: Path = Path()) -> ParallelSpec:
 
 
 def _trim(table: _Table) -> dict[str, Any]:
-    """PrintOptions fields for ``trim``: a named size or a custom ``{width, height}`` in inches."""
+    """PrintOptions fields for ``trim``: a named size or a custom ``{width, height}`` in inches
+    (their values are checked by PrintOptions)."""
     value = table.get("trim", None)
-    if value is None:
-        return {}
-    if isinstance(value, str):
-        return {"trim": table.string("trim", "letter", tuple(TRIMS))}
-    if not isinstance(value, Mapping):
-        table.fail("trim", f"got {_shown(value)}; allowed: {_listed(tuple(TRIMS))} or a table")
+    if value is None or not isinstance(value, Mapping):
+        return {} if value is None else {"trim": value}
     custom = table.table("trim", TRIM_KEYS)
-    size = {}
-    for side in ("width", "height"):
-        inches = custom.get(side, _REQUIRED)
-        if not _is_number(inches) or not MIN_TRIM_INCHES <= inches <= MAX_TRIM_INCHES:
-            allowed = f"inches from {MIN_TRIM_INCHES} to {MAX_TRIM_INCHES}"
-            custom.fail(side, f"got {_shown(inches)}; allowed: {allowed}")
-        size[side] = float(inches)
-    return {"trim": CUSTOM, **size}
+    return {"trim": CUSTOM, **{side: custom.get(side, _REQUIRED) for side in TRIM_KEYS}}
 
 
 def _print(top: _Table, tier_names: tuple[str, ...]) -> PrintSpec:
+    """The ``[print]`` table: its keys read here, their values checked by PrintOptions."""
     table = top.table("print", PRINT_KEYS)
-    defaults = PrintOptions()
-    fields = {
-        **_trim(table),
-        "bleed": table.boolean("bleed", defaults.bleed),
-        "imposition": table.string("imposition", defaults.imposition, IMPOSITIONS),
-        "binding": table.string("binding", defaults.binding, BINDINGS),
-        "shade_answers": table.boolean("shade_answers", defaults.shade_answers),
-        "answers_per_page": table.integer(
-            "answers_per_page", defaults.answers_per_page, 1, MAX_ANSWERS_PER_PAGE
-        ),
-        "hints": table.boolean("hints", defaults.hints),
-        "worked_solutions": _tier_list(table, "worked_solutions", tier_names),
-        "large_print": table.boolean("large_print", defaults.large_print),
-    }
-    if fields["imposition"] == SADDLE_STITCH and fields["binding"] != SADDLE_STITCH:
-        table.fail("imposition", f'"{SADDLE_STITCH}" needs binding = "{SADDLE_STITCH}"')
+    fields = {key: table.value[key] for key in PRINT_OPTION_KEYS if key in table.value}
+    fields.update(_trim(table))
+    fields["worked_solutions"] = _tier_list(table, "worked_solutions", tier_names)
     about = table.boolean("about", True)
     try:
         return PrintSpec(PrintOptions(**fields), about)
-    except PrintOptionError as exc:  # the renderer's own checks, should ours ever fall behind
-        table.fail("", str(exc))
+    except PrintOptionError as exc:
+        key = f"trim.{exc.field}" if exc.field in TRIM_KEYS else exc.field
+        table.fail(key, exc.problem)
 
 
 def _tier_list(table: _Table, key: str, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -447,23 +416,15 @@ def _tier_list(table: _Table, key: str, names: tuple[str, ...]) -> tuple[str, ..
 
 def _shape(table: _Table) -> tuple[int, int, int]:
     """(size, box rows, box cols) from ``size`` and/or ``box``."""
-    size = table.integer("size", None, MIN_SIZE, MAX_SIZE)
+    size = table.integer("size", None)
     box = table.string("box", None)
-    if box is not None:
-        try:
-            rows, cols = parse_box(box)
-        except ValueError:
-            table.fail("box", f"got {box!r}; allowed: ROWSxCOLS such as 3x3 or 2x3")
-        fits = f"multiplying to {size}" if size else f"multiplying to at most {MAX_SIZE}"
-        if rows < 2 or cols < 2 or rows * cols != (size or min(rows * cols, MAX_SIZE)):
-            table.fail("box", f"got {box!r}; allowed: ROWSxCOLS, each >= 2, {fits}")
-        return rows * cols, rows, cols
-    size = DEFAULT_SIZE if size is None else size
-    try:
-        rows, cols = default_box(size)
-    except ValueError:
-        table.fail("size", f"got {size}; allowed: {MIN_SIZE} to {MAX_SIZE}, not prime")
-    return size, rows, cols
+    try:  # the range and fit of both: engine.geometry.box_shape; every puzzle's id needs its form
+        rows, cols = box_shape(DEFAULT_SIZE if size is None and box is None else size, box)
+        check_canon_size(rows * cols)
+    except ValueError as exc:
+        key = "size" if box is None else "box"
+        table.fail(key, f"got {_shown(table.value[key])}; {exc}")
+    return rows * cols, rows, cols
 
 
 def _source(table: _Table, base: Path) -> Path | None:
@@ -482,7 +443,20 @@ def _source(table: _Table, base: Path) -> Path | None:
     return path
 
 
-def _section(table: _Table, tiers: tuple[str, ...], base: Path) -> SectionSpec:
+def _diggable(table: _Table, section: SectionSpec, own: tuple[Tier, ...]) -> None:
+    """Fail now, naming the key, when the section's band can never be dug on its grid (rather
+    than after the engine has compiled and the first worker has tried)."""
+    band = bands_for(own, section.box_rows, section.box_cols)[section.tier]
+    try:
+        check_possible(band, geometry(section.box_rows, section.box_cols), section.minimal)
+    except ImpossibleBand as exc:
+        defined = f" (defined under [tiers.{band.name}])" if band in own else ""
+        table.fail("tier", f"{exc}{defined}")
+
+
+def _section(
+    table: _Table, own: tuple[Tier, ...], tiers: tuple[str, ...], base: Path
+) -> SectionSpec:
     size, rows, cols = _shape(table)
     tier = table.string("tier", _REQUIRED, tiers)
     section = SectionSpec(
@@ -504,14 +478,17 @@ def _section(table: _Table, tiers: tuple[str, ...], base: Path) -> SectionSpec:
         table.fail("layout", f"got {_shown(section.layout)}; allowed: one of {_listed(LAYOUTS)}")
     if not section.title.strip():
         table.fail("title", "is empty; allowed: a non-empty string")
+    if section.source is None:
+        _diggable(table, section, own)
     return section
 
 
-def _output(top: _Table) -> Path:
+def _output(top: _Table, base: Path = Path()) -> Path:
+    """The output folder; a relative one is taken relative to ``base`` (the recipe's folder)."""
     output = top.string("output", "output")
     if not output.strip():
         top.fail("output", "is empty; allowed: a folder path")
-    return Path(output)
+    return Path(os.path.normpath(base / output))
 
 
 def _timezone(top: _Table) -> str:
@@ -527,7 +504,7 @@ def parse_recipe(
     mapping: Mapping[str, Any], source: str = "<recipe>", base: Path = Path()
 ) -> Recipe:
     """Validate a recipe already read from TOML; ``source`` names it in error messages, ``base``
-    is the folder that sections' ``source`` files are relative to."""
+    is the folder that sections' ``source`` files and a relative ``output`` are relative to."""
     top = _Table(mapping, "", source, TOP_KEYS)
     title = top.string("title")
     if not title.strip():
@@ -537,14 +514,14 @@ def parse_recipe(
     return Recipe(
         title=title,
         author=top.string("author", ""),
-        seed=top.integer("seed", None),
+        seed=top.integer("seed", None, 0, MAX_SEED),
         timezone=_timezone(top),
-        output=_output(top),
+        output=_output(top, base),
         tiers=tiers,
         parallel=_parallel(top, base),
         print=_print(top, names),
         sections=tuple(
-            _section(table, names, base) for table in top.tables("sections", SECTION_KEYS)
+            _section(table, tiers, names, base) for table in top.tables("sections", SECTION_KEYS)
         ),
         source=source,
     )
@@ -577,7 +554,10 @@ def with_overrides(
         mapping["seed"] = recipe.seed if seed is None else seed
     top = _Table(mapping, "", f"{recipe.source} with command-line options", TOP_KEYS)
     return dataclasses.replace(
-        recipe, output=_output(top), seed=top.integer("seed", None), parallel=_parallel(top)
+        recipe,
+        output=_output(top),
+        seed=top.integer("seed", None, 0, MAX_SEED),
+        parallel=_parallel(top),
     )
 
 

@@ -6,6 +6,7 @@ runs, never at the top of a command module.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from pipeline.app import fail
-from pipeline.commands.choices import Backend
+from pipeline.commands.choices import MAX_SEED, PUZZLES_FILE, Backend
 
 if TYPE_CHECKING:
     from pipeline.recipe import ParallelSpec
@@ -52,7 +53,10 @@ ChunkSize = Annotated[
         "work is shared out, never the output.",
     ),
 ]
-Seed = Annotated[int, typer.Option(min=0, help="Seed: the same seed gives the same output.")]
+Seed = Annotated[
+    int,
+    typer.Option(min=0, max=MAX_SEED, help="Seed: the same seed gives the same output."),
+]
 BackendOption = Annotated[
     Backend | None, typer.Option("--backend", help="Where tasks run (default: local processes).")
 ]
@@ -106,6 +110,19 @@ def parallel_spec(
 def output_option(what: str) -> typer.models.OptionInfo:
     """The ``-o/--output`` option of every command that writes a file."""
     return typer.Option("--output", "-o", dir_okay=False, help=what, show_default=False)
+
+
+def refuse_overwrite(output: Path | None, *inputs: str | Path) -> None:
+    """Fail (exit 2) when ``output`` is one of ``inputs`` (a folder input: its puzzles file):
+    writing it would destroy what is being read."""
+    if output is None or not output.exists():
+        return
+    for spec in inputs:
+        if str(spec) == "-":
+            continue
+        read = Path(spec) / PUZZLES_FILE if Path(spec).is_dir() else Path(spec)
+        if read.exists() and os.path.samefile(read, output):
+            fail(f"{output}: is also an input ({spec}); write the output to another file")
 
 
 @contextmanager

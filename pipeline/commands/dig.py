@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.app import app, fail
+from pipeline.app import app
 from pipeline.commands.choices import DEFAULT_CHUNK_SIZE, Symmetry, Tier
 from pipeline.commands.common import (
     BackendOption,
@@ -22,6 +22,7 @@ from pipeline.commands.common import (
     TlsKey,
     output_option,
     parallel_spec,
+    refuse_overwrite,
     user_errors,
 )
 
@@ -51,24 +52,27 @@ def dig(
 
     The output has the same columns as a run's puzzles.parquet.
     """
+    from pipeline.grid_files import read_solution_grids
     from pipeline.prepare import DIG, prepare_engine
     from pipeline.recipe import SectionSpec
     from pipeline.run import dig_solutions
-    from pipeline.store import read_rows
 
+    refuse_overwrite(output, grids)
     with user_errors():
-        rows = read_rows(grids)
-        shapes = {(int(r["box_rows"]), int(r["box_cols"])) for r in rows}
-        if len(shapes) > 1:
-            fail(f"{grids}: grids of several box shapes {sorted(shapes)}; dig one shape per file")
-        if not rows:
-            fail(f"{grids}: no grids")
-        (box_rows, box_cols), size = shapes.pop(), int(rows[0]["size"])
-        section = SectionSpec(tier, size, box_rows, box_cols, tier, len(rows), symmetry, minimal)
+        found = read_solution_grids(grids)
+        section = SectionSpec(
+            tier,
+            found.size,
+            found.box_rows,
+            found.box_cols,
+            tier,
+            len(found.solutions),
+            symmetry,
+            minimal,
+        )
         spec = parallel_spec(
             jobs, chunk_size, backend, scheduler, insecure, (tls_ca, tls_cert, tls_key)
         )
-        solutions = [str(r["solution"]) for r in rows]
         prepare_engine(DIG)
-        written = dig_solutions(solutions, section, seed, spec, output, quiet)
+        written = dig_solutions(found.solutions, section, seed, spec, output, quiet)
     typer.echo(f"{written} {tier} puzzles written to {output}")

@@ -20,6 +20,7 @@ from pipeline.commands.common import (
     TlsKey,
     output_option,
     parallel_spec,
+    refuse_overwrite,
     user_errors,
 )
 
@@ -87,13 +88,15 @@ def grade(
 
     Each row's status is ok, invalid, no_solution or multiple_solutions (with the reason and line
     number). Exit code 0 when every row is ok, 1 when some are not (the output still has every
-    row; with --strict the run stops at the first), 2 for unusable arguments.
+    row; with --strict the run stops at the first), 2 for unusable arguments or an output that
+    cannot be written, 3 for an internal error.
     """
     from pipeline.grading import StrictStop, UnusableArguments, format_summary, grade_files
     from pipeline.parallel import ParallelError, progress_bar
     from pipeline.recipe import RecipeError, load_recipe
     from pipeline.report_html import grade_blocks, write_html
 
+    refuse_overwrite(output, *sources)
     try:
         tiers = load_recipe(recipe).tiers if recipe else ()
     except RecipeError as exc:

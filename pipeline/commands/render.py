@@ -9,7 +9,7 @@ import typer
 
 from pipeline.app import app, fail
 from pipeline.commands.choices import Imposition, Layout, Trim
-from pipeline.commands.common import output_option, user_errors
+from pipeline.commands.common import output_option, refuse_overwrite, user_errors
 from pipeline.commands.stats import Source, note_skipped
 
 
@@ -62,6 +62,7 @@ def render(
     from pipeline.render import BookError, PrintOptions, book_from_rows, render_book
     from pipeline.render.page import PERFECT, SADDLE_STITCH
 
+    refuse_overwrite(output, puzzles)
     with user_errors():
         options = (
             load_recipe(recipe).print.options

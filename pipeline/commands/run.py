@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from pipeline.app import app
+from pipeline.commands.choices import MAX_SEED
 from pipeline.commands.common import (
     BackendOption,
     Insecure,
@@ -38,7 +39,9 @@ def run(
     tls_ca: TlsCa = None,
     tls_cert: TlsCert = None,
     tls_key: TlsKey = None,
-    seed: Annotated[int | None, typer.Option(help="Run seed, instead of the recipe's.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, max=MAX_SEED, help="Run seed, instead of the recipe's.")
+    ] = None,
     date: Annotated[
         datetime | None,
         typer.Option(

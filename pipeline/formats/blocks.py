@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from engine.geometry import MAX_SIZE, MIN_SIZE, SYMBOLS
 from pipeline.formats.rows import EXTRA_BLANKS, Candidate, clean_text, undecodable
-from pipeline.formats.sources import MAX_LINE_CHARS, Line
+from pipeline.formats.sources import Line, too_long
 
 #: SadMan / SudoCue metadata tags (``#Aauthor`` ...) and the ``extra`` keys they fill.
 SDK_TAGS = {
@@ -102,7 +102,7 @@ def read_grids(lines: Iterable[Line]) -> Iterator[Candidate]:
         if cut:
             if grid.rows:
                 yield grid.candidate()
-            yield Candidate(number, text, None, {}, f"line is over {MAX_LINE_CHARS} characters")
+            yield too_long(number, text, cut)
             continue
         cells = row_cells(text)
         if not grid.rows and not MIN_SIZE <= len(cells) <= MAX_SIZE:

@@ -3,7 +3,8 @@
 Format names: ``lines`` (one puzzle per line), ``sdk``/``ss``/``grid`` (grids written over
 several lines; one reader serves the three), ``csv``/``tsv`` (a header row names the columns) and
 ``parquet``. A ``.csv``/``.tsv`` file without a header is read as ``lines``, since that reader
-splits fields on commas and tabs too.
+splits fields on commas and tabs too. A first line of names is a header only when the next line
+has as many fields (a free-text title line holding a ``;`` is not one).
 """
 
 from __future__ import annotations
@@ -78,6 +79,22 @@ def header_delimiter(line: str, suffix_format: str | None) -> str | None:
     return delimiter if all(_HEADER_NAME.fullmatch(name.strip()) for name in names) else None
 
 
+def _field_count(line: str, delimiter: str) -> int:
+    try:
+        return len(next(csv.reader([line], delimiter=delimiter), []))
+    except csv.Error:
+        return 0
+
+
+def _heads_table(content: list[str], delimiter: str, suffix_format: str | None) -> bool:
+    """True when the header line's fields line up with the next line's, so a free-text first
+    line that happens to hold a ``;`` or ``,`` does not make a text file a table. A header with
+    no line after it heads a table only in a ``.csv``/``.tsv`` file."""
+    if len(content) < 2:
+        return suffix_format in (CSV, TSV)
+    return _field_count(content[0], delimiter) == _field_count(content[1], delimiter)
+
+
 def _grid_run(lines: list[str], first: str) -> bool:
     """True when ``first`` opens exactly len(first) rows of that width, then a blank line or end.
 
@@ -114,7 +131,7 @@ def sniff(head: bytes, suffix: str, complete: bool, encoding: str = "utf-8") -> 
         return by_suffix or LINES
     first = content[0]
     delimiter = header_delimiter(first, by_suffix)
-    if delimiter is not None:
+    if delimiter is not None and _heads_table(content, delimiter, by_suffix):
         return TSV if delimiter == "\t" else CSV
     if by_suffix in (CSV, TSV):
         return LINES

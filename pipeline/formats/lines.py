@@ -13,7 +13,7 @@ from typing import Any
 
 from pipeline.formats.detect import FIELD_SEPARATORS
 from pipeline.formats.rows import Candidate, clean_text, undecodable
-from pipeline.formats.sources import MAX_LINE_CHARS, Line
+from pipeline.formats.sources import Line, too_long
 
 QUOTES = "\"'"
 
@@ -50,7 +50,7 @@ def read_lines(lines: Iterable[Line]) -> Iterator[Candidate]:
         if not text or text[0] == "#":
             continue
         if cut:
-            yield Candidate(number, text, None, {}, f"line is over {MAX_LINE_CHARS} characters")
+            yield too_long(number, text, cut)
             continue
         fields = FIELD_SEPARATORS.split(text)
         puzzle = fields[0].strip(QUOTES)

@@ -3,6 +3,12 @@
 Arguments are checked before anything is read (unknown format, bad box, missing file, missing
 column: :class:`FormatError`), so a command fails at once rather than after grading half its
 input. Faults inside a source are never raised: they become rows with a ``reason``.
+
+Each source is read once. A regular file is opened at the start to sniff its format and check
+its columns, then again when its turn comes; stdin, pipes, process substitution and FIFOs can
+be read only once, so they are opened and sniffed only when their turn comes (a bad
+``--column`` for one of them raises :class:`FormatError` from the iteration, before its first
+row).
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from engine.geometry import geometry_for, parse_box
+from engine.geometry import box_shape
 from pipeline.formats import detect
 from pipeline.formats.blocks import read_grids
 from pipeline.formats.lines import read_lines
@@ -23,12 +29,14 @@ from pipeline.formats.sources import (
     ReadMeter,
     Source,
     Unreadable,
+    check_path,
     file_size,
+    is_regular,
     open_source,
     text_lines,
 )
 from pipeline.formats.tables import (
-    csv_header,
+    check_table,
     parquet_metadata,
     parquet_schema,
     pick_column,
@@ -46,7 +54,7 @@ class Plan:
     """How one source will be read: resolved before any source is read."""
 
     spec: str | Path
-    fmt: str
+    fmt: str | None  # None: sniffed when read (stdin, pipes and FIFOs are read once)
 
 
 def source_format(source: Source, fmt: str | None, column: str | None) -> str:
@@ -66,20 +74,20 @@ def check_columns(source: Source, fmt: str, column: str | None) -> None:
             text_column(source.name, known, pick_column(source.name, known.names, column))
     elif fmt in (detect.CSV, detect.TSV) and column is not None:
         try:
-            header = csv_header(text_lines(source), detect.DELIMITERS[fmt])
+            check_table(source.name, text_lines(source), detect.DELIMITERS[fmt], column)
         except Unreadable:
             return  # reading it will report where it breaks, as a row
-        pick_column(source.name, header, column)
 
 
 def plan_sources(sources: Sequence[str | Path], fmt: str | None, column: str | None) -> list[Plan]:
-    """Resolve the format of every named file now; stdin is resolved when it is read."""
+    """Resolve the format of every regular file now; stdin, pipes and FIFOs when read."""
     if sum(str(spec) == STDIN for spec in sources) > 1:
         raise FormatError("'-' (stdin) can be read only once")
     plans = []
     for spec in sources:
-        if str(spec) == STDIN:
-            plans.append(Plan(spec, fmt or ""))
+        check_path(spec)
+        if not is_regular(spec):
+            plans.append(Plan(spec, fmt))
             continue
         with open_source(spec) as source:
             found = source_format(source, fmt, column)
@@ -144,7 +152,7 @@ def _rows(
 ) -> Iterator[list[InputRow]]:
     for plan in plans:
         with open_source(plan.spec, meter) as source:
-            fmt = source_format(source, plan.fmt or None, column)
+            fmt = source_format(source, plan.fmt, column)
             found = candidates(source, fmt, column, chunk_size)
             while batch := list(islice(found, chunk_size)):
                 yield validate(source.name, batch, box)
@@ -183,8 +191,7 @@ def read_puzzles(
     shape = None
     if box is not None:
         try:
-            shape = parse_box(box)
-            geometry_for(box=shape)
+            shape = box_shape(box=box)
         except ValueError as exc:
             raise FormatError(f"--box {box}: {exc}") from None
     plans = plan_sources(sources, detect.check_format(fmt), column)

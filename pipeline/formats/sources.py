@@ -1,9 +1,14 @@
 """Opening a source: a path or ``-`` (stdin), gzip by its magic bytes, text by its byte-order mark.
 
-Every source is read as bytes and decoded here, line by line, so that one bad byte or one huge
-line spoils only its own row: undecodable bytes survive as surrogates (``surrogateescape``) for
-the row to report, and a line longer than :data:`MAX_LINE_CHARS` is cut and flagged, keeping
-memory flat whatever the input.
+Every source is opened once and read once: its first bytes (for sniffing) are replayed ahead of
+the rest of the same stream, so pipes, process substitution (``/dev/fd/N``) and FIFOs lose
+nothing. Bytes are pulled with ``read1`` (one read at a time), so a read that fails (a truncated
+gzip) loses only what it could not read: every line before the break is still returned.
+
+Every source is decoded here, line by line, so that one bad byte or one huge line spoils only
+its own row: undecodable bytes survive as surrogates (``surrogateescape``) for the row to report,
+and a line longer than :data:`MAX_LINE_CHARS` is read in bounded pieces, counted and flagged,
+keeping memory flat whatever the input.
 """
 
 from __future__ import annotations
@@ -21,13 +26,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from pipeline.formats.rows import FormatError
+from pipeline.formats.rows import Candidate, FormatError
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 GZIP_MAGIC = b"\x1f\x8b"
 SNIFF_BYTES = 64 * 1024  # enough for the header and a few puzzles of any size
-MAX_LINE_CHARS = 1 << 20  # a longer line is reported, not read: no puzzle line is near this
+MAX_LINE_CHARS = 1 << 16  # a longer line is reported, not read: a 64x64 puzzle and its
+# solution take 8,192 characters
+CUT_SHOWN = 80  # characters of an over-long line kept as the row's raw text
 READ_ERRORS = (OSError, EOFError, zlib.error, UnicodeError)
 
 # byte-order marks and the codec that reads past them; UTF-8 without a mark is the default
@@ -47,18 +54,26 @@ class Unreadable(Exception):
         self.message = message
 
 
-#: (number, text, cut): the 1-based line number, the text without its line ending, and whether
-#: the line was longer than MAX_LINE_CHARS so that only its start is here. A plain tuple: one is
-#: made per line of every file.
-Line = tuple[int, str, bool]
+#: (number, text, cut): the 1-based line number, the text without its line ending, and 0, or
+#: for a line longer than MAX_LINE_CHARS its length, the text then being its first CUT_SHOWN
+#: characters. A plain tuple: one is made per line of every file.
+Line = tuple[int, str, int]
 
 
-class _Prefixed(io.RawIOBase):
-    """A stream that replays bytes already read (for sniffing) before the rest of ``tail``."""
+def too_long(number: int, text: str, length: int) -> Candidate:
+    """The error row of a line over :data:`MAX_LINE_CHARS` characters (``text``: its start)."""
+    reason = f"line {number} has {length} characters; a line may have {MAX_LINE_CHARS} at most"
+    return Candidate(number, f"{text}…", None, {}, reason)
 
-    def __init__(self, head: bytes, tail: BinaryIO) -> None:
+
+class _Replay(io.RawIOBase):
+    """A stream that replays bytes already read (for sniffing), then the rest of ``tail`` one
+    ``read1`` at a time; ``error``, raised while reading the head, is raised after the head."""
+
+    def __init__(self, head: bytes, tail: BinaryIO, error: Exception | None) -> None:
         self._head = memoryview(head)
         self._tail = tail
+        self._error = error
 
     def readable(self) -> bool:
         return True
@@ -69,7 +84,9 @@ class _Prefixed(io.RawIOBase):
             buffer[:size] = self._head[:size]
             self._head = self._head[size:]
             return size
-        data = self._tail.read(len(buffer))
+        if self._error is not None:
+            raise self._error
+        data = self._tail.read1(len(buffer))  # type: ignore[attr-defined]
         buffer[: len(data)] = data
         return len(data)
 
@@ -103,6 +120,11 @@ class ReadMeter:
         return self.done + (self.current.tell() if self.current is not None else 0)
 
 
+def is_regular(spec: str | Path) -> bool:
+    """True for a regular file, which can be opened twice; stdin, pipes and FIFOs are read once."""
+    return str(spec) != STDIN and stat.S_ISREG(os.stat(spec).st_mode)
+
+
 def file_size(spec: str | Path) -> int | None:
     """Bytes of a regular file; None for stdin, pipes and devices."""
     if str(spec) == STDIN:
@@ -127,21 +149,19 @@ def check_path(spec: str | Path) -> None:
 
 
 def _sniffed(stream: BinaryIO) -> tuple[bytes, BinaryIO]:
-    head = stream.read(SNIFF_BYTES)
-    return head, io.BufferedReader(_Prefixed(head, stream))
-
-
-class _Broken(io.RawIOBase):
-    """A stream whose first read fails: a compressed source whose header is already unreadable."""
-
-    def __init__(self, message: str) -> None:
-        self._message = message
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        raise OSError(self._message)
+    """The first SNIFF_BYTES of ``stream`` (fewer if it ends or breaks first), and a stream of
+    all of it: those bytes, then the rest (or the error that stopped the head)."""
+    parts: list[bytes] = []
+    size = 0
+    error = None
+    try:
+        while size < SNIFF_BYTES and (part := stream.read1(SNIFF_BYTES - size)):  # type: ignore[attr-defined]
+            parts.append(part)
+            size += len(part)
+    except READ_ERRORS as exc:
+        error = exc
+    head = b"".join(parts)
+    return head, io.BufferedReader(_Replay(head, stream, error))
 
 
 @contextmanager
@@ -165,10 +185,7 @@ def open_source(spec: str | Path, meter: ReadMeter | None = None) -> Iterator[So
         head, stream = _sniffed(handle)
         compressed = head.startswith(GZIP_MAGIC)
         if compressed:
-            try:
-                head, stream = _sniffed(gzip.GzipFile(fileobj=stream, mode="rb"))
-            except READ_ERRORS as exc:
-                head, stream = b"", _Broken(f"gzip data is corrupt: {exc}")
+            head, stream = _sniffed(gzip.GzipFile(fileobj=stream, mode="rb"))
         yield Source(name, path, suffixes[-1] if suffixes else "", compressed, head, stream)
     finally:
         if path is not None:
@@ -188,18 +205,19 @@ def text_lines(source: Source) -> Iterator[Line]:
     text = io.TextIOWrapper(source.stream, encoding=source.encoding, errors=errors, newline=None)
     number = 0
     try:
-        while line := text.readline(MAX_LINE_CHARS):
+        while line := text.readline(MAX_LINE_CHARS + 1):
             number += 1
             if line[-1] == "\n":
-                yield number, line[:-1], False
+                yield number, line[:-1], 0
                 continue
-            if len(line) < MAX_LINE_CHARS:  # the last line, without a line ending
-                yield number, line, False
+            if len(line) <= MAX_LINE_CHARS:  # the last line, without a line ending
+                yield number, line, 0
                 continue
-            rest = line
-            while rest and rest[-1] != "\n":  # skip the rest of an over-long line
+            shown, length, rest = line[:CUT_SHOWN], len(line), line
+            while rest and rest[-1] != "\n":  # count the rest of an over-long line, piece by piece
                 rest = text.readline(MAX_LINE_CHARS)
-            yield number, line, True
+                length += len(rest)
+            yield number, shown, length - (1 if rest else 0)
     except READ_ERRORS as exc:
         raise Unreadable(number + 1, f"cannot read past line {number}: {exc}") from None
     finally:

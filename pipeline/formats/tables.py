@@ -1,4 +1,5 @@
-"""Tables with named columns: CSV/TSV with a header row, and Parquet.
+"""Tables with named columns: CSV/TSV with a header row (or without one: see
+:func:`table_columns`), and Parquet.
 
 The puzzle column is ``column`` when given, else the first column with a usual name
 (:data:`PUZZLE_COLUMNS`), else the first column; every other column goes into ``extra`` under
@@ -13,13 +14,23 @@ import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
+from itertools import chain
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipeline.formats.detect import is_puzzle_like
 from pipeline.formats.rows import Candidate, FormatError, clean_text, undecodable
-from pipeline.formats.sources import MAX_LINE_CHARS, READ_ERRORS, Line, Source, Unreadable
+from pipeline.formats.sources import (
+    CUT_SHOWN,
+    MAX_LINE_CHARS,
+    READ_ERRORS,
+    Line,
+    Source,
+    Unreadable,
+    too_long,
+)
 
 #: Column names that hold the puzzle in files seen in the wild (Kaggle's ``quizzes`` ...).
 PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz", "givens", "grid", "sudoku", "question")
@@ -41,33 +52,68 @@ def _split(line: str, delimiter: str) -> list[str]:
     return next(csv.reader([line], delimiter=delimiter), [])
 
 
-def csv_header(lines: Iterator[Line], delimiter: str) -> list[str]:
-    """The header row: the first line that is neither blank nor a ``#`` comment ([] if none)."""
-    for _, line, _ in lines:
+def _content(lines: Iterable[Line]) -> Iterator[Line]:
+    """The lines that are neither blank nor ``#`` comments, stripped."""
+    for number, line, cut in lines:
         text = line.strip()
-        if text and not text.startswith("#"):
-            try:
-                return [clean_text(field.strip()) for field in _split(text, delimiter)]
-            except csv.Error:
-                return [clean_text(text)]
-    return []
+        if text and text[0] != "#":
+            yield number, text, cut
+
+
+def _fields(text: str, delimiter: str) -> list[str]:
+    try:
+        return [clean_text(field.strip()) for field in _split(text, delimiter)]
+    except csv.Error:
+        return [clean_text(text)]
+
+
+def headerless(fields: Sequence[str]) -> int | None:
+    """Index of the first field of a table's first row that holds a puzzle (that row is then
+    data, not a header), or None."""
+    return next((i for i, field in enumerate(fields) if is_puzzle_like(field.strip())), None)
+
+
+def table_columns(
+    name: str, first: Line, delimiter: str, column: str | None
+) -> tuple[list[str], int, bool]:
+    """From a table's first content line: the column names, the puzzle column's index, and
+    whether that line is data. A first line holding a puzzle is no header: its columns are
+    named ``field1`` ... and ``column`` cannot name one (:class:`FormatError`)."""
+    number, text, _ = first
+    fields = _fields(text, delimiter)
+    puzzle = headerless(fields)
+    if puzzle is None:
+        return fields, pick_column(name, fields, column), False
+    if column is not None:
+        raise FormatError(
+            f"{name}: --column {column!r} needs a header row, but line {number} holds a puzzle; "
+            "add a header naming the columns, or leave --column out"
+        )
+    return [f"field{i + 1}" for i in range(len(fields))], puzzle, True
+
+
+def check_table(name: str, lines: Iterable[Line], delimiter: str, column: str | None) -> None:
+    """Raise :class:`FormatError` now when ``column`` cannot be found in the table."""
+    first = next(_content(lines), None)
+    if first is not None:
+        table_columns(name, first, delimiter, column)
 
 
 def read_csv(
     name: str, lines: Iterable[Line], delimiter: str, column: str | None
 ) -> Iterator[Candidate]:
-    """One candidate per data line of a CSV/TSV file with a header."""
-    lines = iter(lines)
-    header = csv_header(lines, delimiter)
-    if not header:
+    """One candidate per data line of a CSV/TSV file (its first line too when it is no header,
+    see :func:`table_columns`)."""
+    rows = _content(lines)
+    first = next(rows, None)
+    if first is None:
         return
-    index = pick_column(name, header, column)
-    for number, line, cut in lines:
-        text = line.strip()
-        if not text or text[0] == "#":
-            continue
+    header, index, first_is_data = table_columns(name, first, delimiter, column)
+    if first_is_data:
+        rows = chain([first], rows)
+    for number, text, cut in rows:
         if cut:
-            yield Candidate(number, text, None, {}, f"line is over {MAX_LINE_CHARS} characters")
+            yield too_long(number, text, cut)
             continue
         try:
             fields = _split(text, delimiter)
@@ -171,6 +217,8 @@ def read_parquet(source: Source, column: str | None, batch_rows: int) -> Iterato
 def _parquet_candidate(line: int, text: str | None, column: str, extra: dict) -> Candidate:
     if text is None:
         return Candidate(line, "", None, extra, f"column {column!r} is empty (null)")
+    if len(text) > MAX_LINE_CHARS:
+        return too_long(line, text[:CUT_SHOWN], len(text))
     text = text.strip()
     bad = undecodable(text)
     reason = f"column {column!r}: {bad}" if bad else None

@@ -60,10 +60,18 @@ def output_kind(path: Path) -> str:
 
 @contextmanager
 def atomic_path(path: Path) -> Iterator[Path]:
-    """A temporary path beside ``path``, moved onto it (durably) only if the block succeeds."""
+    """A temporary path beside ``path``, moved onto it (durably) only if the block succeeds.
+
+    An ``OSError`` in the block (a folder that cannot be written, a full disk) becomes a
+    :class:`FormatError` naming ``path``: the block is the writing, the rows come from readers
+    that report their own faults as rows.
+    """
     if not path.parent.is_dir():
         raise FormatError(f"{path}: folder {path.parent} does not exist")
-    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    except OSError as exc:
+        raise FormatError(f"{path}: cannot write in {path.parent}: {_why(exc)}") from None
     try:  # mkstemp makes the file private (0600); the output is the user's, as any file they make
         os.fchmod(handle, NEW_FILE_MODE & ~current_umask())
     finally:
@@ -75,6 +83,8 @@ def atomic_path(path: Path) -> Iterator[Path]:
             os.fsync(written.fileno())
         os.replace(temporary, path)
         sync_folder(path.parent)  # the rename itself survives a power cut only once synced
+    except OSError as exc:
+        raise FormatError(f"{path}: cannot write: {_why(exc)}") from None
     finally:
         temporary.unlink(missing_ok=True)
 
@@ -86,6 +96,11 @@ def sync_folder(folder: Path) -> None:
         os.fsync(handle)
     finally:
         os.close(handle)
+
+
+def _why(exc: OSError) -> str:
+    """An OSError's reason alone (Arrow's carry it as ``[errno N] reason`` in the text)."""
+    return (exc.strerror or str(exc)).rsplit("] ", 1)[-1]
 
 
 def _batches(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:

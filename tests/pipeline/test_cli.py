@@ -134,6 +134,7 @@ def test_choices_match_the_modules_that_own_them() -> None:
     import engine
     import pipeline.grading
     import pipeline.recipe
+    import pipeline.run
     from engine.dig import SYMMETRIES
     from engine.geometry import MAX_SIZE, MIN_SIZE
     from pipeline.commands import choices
@@ -148,6 +149,8 @@ def test_choices_match_the_modules_that_own_them() -> None:
     assert choices.IMPOSITIONS == IMPOSITIONS
     assert (choices.MIN_SIZE, choices.MAX_SIZE) == (MIN_SIZE, MAX_SIZE)
     assert choices.ALL_CORES == pipeline.recipe.ALL_CORES
+    assert choices.MAX_SEED == pipeline.recipe.MAX_SEED
+    assert choices.PUZZLES_FILE == pipeline.run.PUZZLES_FILE
     assert choices.DEFAULT_CHUNK_SIZE == pipeline.recipe.DEFAULT_CHUNK_SIZE
     assert choices.DEFAULT_GRADE_CHUNK == pipeline.grading.DEFAULT_CHUNK
 

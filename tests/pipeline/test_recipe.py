@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -151,9 +152,10 @@ def test_box_alone_sets_the_size():
 MISTAKES = [
     (("title",), DROP, "title", "required"),
     (("title",), "  ", "title", "non-empty"),
-    (("seed",), -1, "seed", "integer >= 0"),
-    (("seed",), True, "seed", "integer >= 0"),
-    (("seed",), "7", "seed", "integer >= 0"),
+    (("seed",), -1, "seed", "integer from 0 to 9223372036854775807"),
+    (("seed",), True, "seed", "integer from 0"),
+    (("seed",), "7", "seed", "integer from 0"),
+    (("seed",), 2**63, "seed", "integer from 0 to 9223372036854775807"),
     (("author",), 3, "author", "a string"),
     (("timezone",), "Mars/Olympus", "timezone", "IANA time zone"),
     (("timezone",), "../etc", "timezone", "IANA time zone"),
@@ -164,8 +166,9 @@ MISTAKES = [
     (("sections",), [], "sections", "[[sections]]"),
     (("sections", 1), 5, "sections[1]", "a table"),
     (("sections", 2, "layout"), 3, "sections[2].layout", "1, 2, 4, 6"),
-    (("sections", 0, "size"), 7, "sections[0].size", "not prime"),
+    (("sections", 0, "size"), 7, "sections[0].size", "7 is prime"),
     (("sections", 0, "size"), 65, "sections[0].size", "from 4 to 64"),
+    (("sections", 0, "size"), 36, "sections[0].size", "no canonical form"),
     (("sections", 1, "box"), "3x3", "sections[1].box", "multiplying to 6"),
     (("sections", 1, "box"), "2by3", "sections[1].box", "ROWSxCOLS"),
     (("sections", 0, "tier"), "impossible", "sections[0].tier", "easy, medium"),
@@ -181,17 +184,29 @@ MISTAKES = [
     (("parallel", "n_jobs"), 0, "parallel.n_jobs", "-1"),
     (("parallel", "chunk_size"), 0, "parallel.chunk_size", "integer >= 1"),
     (("print", "trim"), "b5", "print.trim", "letter, a4"),
-    (("print", "trim"), {"width": 1, "height": 11}, "print.trim.width", "inches from"),
+    (
+        ("print", "trim"),
+        {"width": 1, "height": 11},
+        "print.trim.width",
+        "1 in is outside 3.0-20.0",
+    ),
     (("print", "trim"), {"width": 7}, "print.trim.height", "required"),
-    (("print", "imposition"), "saddle-stitch", "print.imposition", 'binding = "saddle-stitch"'),
+    (("print", "imposition"), "saddle-stitch", "print.imposition", "needs binding 'saddle-stitch'"),
     (("print", "binding"), "spiral", "print.binding", "perfect, saddle-stitch"),
-    (("print", "answers_per_page"), 0, "print.answers_per_page", "from 1 to 16"),
+    (("print", "answers_per_page"), 0, "print.answers_per_page", "0 is outside 1-16"),
     (("print", "about"), 1, "print.about", "true or false"),
     (("tiers", "gentle", "score"), [5, 1], "tiers.gentle.score", "above max"),
+    (("tiers", "gentle", "score"), [math.nan, 3.0], "tiers.gentle.score", "no nan"),
+    (("tiers", "gentle", "score"), [1.0, math.nan], "tiers.gentle.score", "no nan"),
+    (("tiers", "gentle", "score"), [math.inf, math.inf], "tiers.gentle.score", "finite"),
+    (("tiers", "gentle", "score"), [0.0, 0.5], "sections[0].tier", "no puzzle scores below"),
+    (("tiers", "gentle", "clues"), [5, 10], "sections[0].tier", "[tiers.gentle]"),
+    (("tiers", "gentle", "clues"), [90, 95], "sections[0].tier", "the grid has 81 cells"),
+    (("sections", 2, "tier"), "medium", "sections[2].tier", "minimal=False"),
     (("tiers", "gentle", "clues"), [1.5, 2], "tiers.gentle.clues", "[min, max] integers"),
     (("tiers", "gentle", "hardest"), "magic", "tiers.gentle.hardest", "x_wing"),
     (("tiers", "gentle", "needs"), "x_wing", "tiers.gentle.needs", "harder than"),
-    (("tiers", "gentle", "level"), 1, "tiers.gentle.level", "allowed keys: score"),
+    (("tiers", "gentle", "level"), 1, "tiers.gentle.level", "a band has score"),
     (("tiers", "gentle"), "hard", "tiers.gentle", "a table"),
     (("tiers", "Bad Name"), {}, "tiers.Bad Name", "lower-case"),
 ]

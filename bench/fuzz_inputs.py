@@ -1,0 +1,253 @@
+"""Fuzz the input side: 100,000 generated input files and 20,000 recipes through the real
+readers and recipe loader in this process, then a few hundred of each through the installed
+``pipeline`` script.
+
+Run: ``.venv/bin/python bench/fuzz_inputs.py [--inputs N] [--recipes N] [--cli N] [--workers N]``
+(the in-process part is shared among ``--workers`` processes; the CLI runs alongside). The inputs
+(``tests/pipeline/input_fuzz.py``) are puzzle lines, grids, CSV/TSV and Parquet tables and
+garbage bytes, in several encodings and line endings, with blank and comment lines, gzipped,
+cut. Each must read without an exception other than the documented :class:`FormatError` (a
+forced table format whose head has no usable column), with no line reported twice and, where
+the generator knows them, exactly the lines that hold a row. Each recipe must load or raise
+:class:`RecipeError` naming its file. Through the CLI, ``grade`` must exit 0, 1 or 2 with no
+traceback and write one row per row the reader finds; ``grade --recipe`` on a fuzzed recipe must
+exit 2 with one ``Error:`` line, or grade. Prints the counts and the time taken; exits 1 if any
+check failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+import traceback
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from itertools import zip_longest
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))  # the generators live with the tests
+
+import pyarrow.parquet as pq  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from pipeline.formats import FormatError  # noqa: E402
+from pipeline.recipe import MAX_SEED  # noqa: E402
+from tests.pipeline.input_fuzz import (  # noqa: E402
+    Input,
+    check_rows,
+    inputs,
+    load_fuzzed_recipe,
+    read_input,
+    recipes,
+    scratch_folder,
+)
+
+SCRIPT = Path(sys.executable).with_name("pipeline")
+SHOWN_FAILURES = 5
+CLI_WORKERS = 2
+CHUNK = 1_000  # inputs per hypothesis run: progress is printed after each
+UNIQUE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def fuzz(count: int, strategy: st.SearchStrategy, check) -> None:
+    """Run ``check`` on ``count`` generated examples; a failing check is counted (and its first
+    few shown), not shrunk, so one run covers all of them."""
+
+    @settings(
+        max_examples=count, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(example=strategy)
+    def run(example) -> None:
+        check(example)
+
+    run()
+
+
+class Tally:
+    """Counts of what happened, and the first failures with their tracebacks."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.failures: list[str] = []
+
+    def fail(self, kind: str, what: object) -> None:
+        self.counts[kind] += 1
+        if len(self.failures) < SHOWN_FAILURES:
+            self.failures.append(f"{kind}: {what!r}\n{traceback.format_exc()}")
+
+
+def check_input(folder: Path, tally: Tally, found: Input) -> None:
+    tally.counts["inputs"] += 1
+    try:
+        rows = read_input(folder, found)
+    except FormatError:
+        tally.counts["inputs refused (FormatError, forced table format)"] += 1
+        if found.fmt not in ("csv", "tsv", "parquet"):
+            tally.fail("FormatError beyond a forced table", found)
+        return
+    except Exception:  # what the fuzz looks for
+        tally.fail("tracebacks", found)
+        return
+    tally.counts["rows"] += len(rows)
+    tally.counts["error rows"] += sum(not row.ok for row in rows)
+    tally.counts["inputs with known row lines"] += found.lines is not None
+    try:
+        check_rows(found, rows)
+    except AssertionError:
+        tally.fail("rows not reported exactly once", found)
+
+
+def check_recipe(folder: Path, tally: Tally, example: tuple[str, int | None]) -> None:
+    tally.counts["recipes"] += 1
+    try:
+        tally.counts[f"recipes {load_fuzzed_recipe(folder, *example)}"] += 1
+    except AssertionError:
+        tally.fail("recipe errors not naming the file", example)
+    except Exception:  # what the fuzz looks for
+        tally.fail("tracebacks", example)
+
+
+def collect(count: int, strategy: st.SearchStrategy) -> list:
+    found: list = []
+    fuzz(count, strategy, found.append)
+    return found
+
+
+def pipeline(*args: object) -> subprocess.CompletedProcess:
+    command = [str(SCRIPT), *(str(a) for a in args)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=PROJECT)
+
+
+def cli_input(folder: Path, tally: Tally, index: int, found: Input) -> None:
+    """``pipeline grade`` on one generated file: its rows are the reader's, each once."""
+    case = folder / f"cli-{index}"
+    case.mkdir()
+    path = case / found.name
+    path.write_bytes(found.data)
+    out = case / "graded.parquet"
+    options = ["--format", found.fmt] if found.fmt else []
+    result = pipeline("grade", path, "-o", out, "-q", "-j", "1", *options)
+    tally.counts["CLI grade runs"] += 1
+    tally.counts[f"CLI grade exit {result.returncode}"] += 1
+    if "Traceback" in result.stderr or result.returncode not in (0, 1, 2):
+        tally.fail("CLI tracebacks", (found, result.stderr[-2000:]))
+        return
+    if result.returncode == 2:
+        if not result.stderr.strip().splitlines()[-1].startswith("Error: "):
+            tally.fail("CLI errors not one line", (found, result.stderr))
+        return
+    try:
+        lines = pq.read_table(out).column("line").to_pylist()
+        expected = [row.line for row in read_input(case, found)]
+        assert lines == expected and (found.lines is None or tuple(lines) == found.lines)
+    except AssertionError:
+        tally.fail("CLI rows not reported exactly once", found)
+
+
+def cli_recipe(folder: Path, tally: Tally, index: int, text: str) -> None:
+    """``pipeline grade --recipe``: a bad recipe is exit 2 and one line naming the file."""
+    case = folder / f"recipe-{index}"
+    case.mkdir()
+    recipe = case / "fuzz.toml"
+    recipe.write_bytes(text.encode("utf-8", "surrogateescape"))
+    puzzles = case / "p.txt"
+    puzzles.write_text(UNIQUE + "\n")
+    result = pipeline("grade", puzzles, "--recipe", recipe, "-q", "-j", "1")
+    tally.counts["CLI recipe runs"] += 1
+    tally.counts[f"CLI recipe exit {result.returncode}"] += 1
+    lines = result.stderr.strip().splitlines()
+    if result.returncode == 2:
+        ok = len(lines) == 1 and lines[0].startswith(f"Error: {recipe}: ")
+    else:
+        ok = result.returncode == 0 and "Traceback" not in result.stderr
+    if not ok:
+        tally.fail("CLI recipe failures", (text, result.stderr[-2000:]))
+
+
+def in_process(counts: tuple[int, int]) -> Tally:
+    """One chunk of the in-process part: generated inputs, then recipes, read in this process."""
+    inputs_count, recipes_count = counts
+    folder = scratch_folder()
+    tally = Tally()
+    fuzz(inputs_count, inputs, lambda found: check_input(folder, tally, found))
+    seeds = st.none() | st.sampled_from([0, MAX_SEED, MAX_SEED + 1, -1])
+    pairs = st.tuples(recipes(), seeds)
+    fuzz(recipes_count, pairs, lambda example: check_recipe(folder, tally, example))
+    shutil.rmtree(folder, ignore_errors=True)
+    return tally
+
+
+def chunks(total: int, size: int) -> list[int]:
+    return [min(size, total - start) for start in range(0, total, size)]
+
+
+def report(tally: Tally, started: float, final: bool) -> None:
+    if final:
+        for name, count in sorted(tally.counts.items()):
+            print(f"{name:<55}{count:>10}")
+    else:
+        shown = ", ".join(f"{k} {tally.counts[k]}" for k in ("inputs", "recipes", "tracebacks"))
+        print(f"[{time.perf_counter() - started:.0f} s] {shown}", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--inputs", type=int, default=100_000)
+    parser.add_argument("--recipes", type=int, default=20_000)
+    parser.add_argument("--cli", type=int, default=150, help="inputs and recipes each, via CLI")
+    parser.add_argument("--workers", type=int, default=2, help="processes for the in-process part")
+    args = parser.parse_args()
+    tally = Tally()
+    start = time.perf_counter()
+    parts = list(
+        zip_longest(chunks(args.inputs, CHUNK), chunks(args.recipes, CHUNK // 5), fillvalue=0)
+    )
+    with ProcessPoolExecutor(args.workers + 1) as pool:  # one more for the CLI runs
+        cli_job = pool.submit(run_cli, args.cli) if args.cli and SCRIPT.exists() else None
+        for part in pool.map(in_process, parts):
+            tally.counts.update(part.counts)
+            tally.failures += part.failures
+            report(tally, start, final=False)
+        in_process_time = time.perf_counter() - start
+        if cli_job is not None:
+            part = cli_job.result()
+            tally.counts.update(part.counts)
+            tally.failures += part.failures
+    total = time.perf_counter() - start
+    report(tally, start, final=True)
+    print(
+        f"time: {in_process_time:.0f} s for the in-process part ({args.workers} processes), "
+        f"{total:.0f} s in all (the CLI runs alongside, {CLI_WORKERS} at a time)"
+    )
+    failed = [
+        kind
+        for kind, count in tally.counts.items()
+        if count and ("traceback" in kind or " not " in kind)
+    ]
+    for failure in tally.failures[:SHOWN_FAILURES]:
+        print(failure, file=sys.stderr)
+    print("FAILED: " + ", ".join(failed) if failed else "0 tracebacks, every row reported once")
+    return 1 if failed else 0
+
+
+def run_cli(count: int) -> Tally:
+    """``count`` generated inputs and recipes through the installed script."""
+    folder = scratch_folder()
+    tally = Tally()
+    cli_inputs = collect(count, inputs)
+    cli_recipes = collect(count, recipes())
+    with ThreadPoolExecutor(CLI_WORKERS) as pool:
+        jobs = [pool.submit(cli_input, folder, tally, i, f) for i, f in enumerate(cli_inputs)]
+        jobs += [pool.submit(cli_recipe, folder, tally, i, t) for i, t in enumerate(cli_recipes)]
+        for job in jobs:
+            job.result()
+    return tally
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -75,6 +75,12 @@ def puzzle_file(path: Path) -> Path:
             "box_cols": [3],
             "solution": [engine.solve(PUZZLE)],
             "size": [9],
+            # what verify reads of a graded file; verify checks the solution, not the grade
+            "clues": [sum(c != "." for c in PUZZLE)],
+            "hardest": ["hidden_single"],
+            "iterations": [5],
+            "score": [1.2],
+            "tier": ["easy"],
         }
     )
     pq.write_table(table, path)

@@ -1,6 +1,6 @@
 """What a new user waits for: compiling the engine, and the first commands, cold and warm.
 
-Run: .venv/bin/python bench/startup_bench.py [--skip-nightly]
+Run: .venv/bin/python bench/startup_bench.py [--skip-nightly] [--skip-families] [--repeat N]
 
 Prints (wall seconds, and CPU seconds of the process and its children):
 1. the compile time of each kernel family, each in a fresh process on one growing, initially
@@ -8,7 +8,8 @@ Prints (wall seconds, and CPU seconds of the process and its children):
 2. `pipeline --help`, `pipeline grade` on 10 lines of 17_clue.txt, and the nightly run
    (configs/nightly.toml, a fixed date, a fresh output folder each time), each cold (an empty
    NUMBA_CACHE_DIR, as after a bare install) and warm (the same cache again), the nightly run
-   with --jobs 1, --jobs 2 and the default worker count.
+   with --jobs 1, --jobs 2 and the default worker count; ``--repeat`` times each (a busy machine's
+   wall times vary: the CPU seconds vary less).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def families(scratch: Path) -> None:
     row("`pipeline prepare` (side by side)", timed([str(PIPELINE), "prepare"], scratch / "all"))
 
 
-def commands(scratch: Path, nightly: bool) -> None:
+def commands(scratch: Path, nightly: bool, repeat: int) -> None:
     ten = scratch / "ten.txt"
     ten.write_text("\n".join(read(DATA / "17_clue.txt")[:10]) + "\n")
     runs = {
@@ -75,24 +76,26 @@ def commands(scratch: Path, nightly: bool) -> None:
     print("| command | cold wall s | cold CPU s | warm wall s | warm CPU s |")
     print("|---|---:|---:|---:|---:|")
     for number, (label, arguments) in enumerate(runs.items()):
-        cache = scratch / f"cache-{number}"
-        figures: list[float] = []
-        for _ in ("cold", "warm"):
-            with tempfile.TemporaryDirectory() as out:
-                figures += timed([str(PIPELINE), *arguments(out)], cache)
-        print(f"| {label} | " + " | ".join(f"{f:.1f}" for f in figures) + " |", flush=True)
+        for attempt in range(repeat):
+            cache = scratch / f"cache-{number}-{attempt}"
+            figures: list[float] = []
+            for _ in ("cold", "warm"):
+                with tempfile.TemporaryDirectory() as out:
+                    figures += timed([str(PIPELINE), *arguments(out)], cache)
+            print(f"| {label} | " + " | ".join(f"{f:.1f}" for f in figures) + " |", flush=True)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-nightly", action="store_true", help="leave out the nightly runs")
     parser.add_argument("--skip-families", action="store_true", help="leave out part 1")
+    parser.add_argument("--repeat", type=int, default=1, help="cold and warm runs per command")
     options = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as scratch:
         if not options.skip_families:
             families(Path(scratch))
-        commands(Path(scratch), not options.skip_nightly)
+        commands(Path(scratch), not options.skip_nightly, options.repeat)
     return 0
 
 

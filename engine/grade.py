@@ -192,6 +192,8 @@ DIRECT_RATINGS: dict[str, float] = {
 
 RATING_ARRAY = np.array([RATINGS[name] for name in TECHNIQUES])
 DIRECT_ARRAY = np.array([DIRECT_RATINGS.get(name, RATINGS[name]) for name in TECHNIQUES])
+RATING_ARRAY.setflags(write=False)  # read-only, as kernels see globals: rate_steps compiles once
+DIRECT_ARRAY.setflags(write=False)
 _TE = TECHNIQUES.index("trial_and_error")
 
 

@@ -678,6 +678,7 @@ class Workspace:
     ) -> int:
         """Run the kernel on one grid; a non-zero ``random_state`` randomises the branch order."""
         state = np.array([random_state], dtype=np.uint64)
+        values = np.require(values, np.uint8, ("C", "W"))  # one kernel type (parse: read-only)
         return search(values, self.tables, limit, solution, state, max_nodes, self.buffers)
 
     def fill_batch(self, count: int, state: int) -> np.ndarray:

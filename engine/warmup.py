@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import suppress
 
-from engine.canon import canonical_many
+from engine.canon import canonical, canonical_many
 from engine.dig import FRESH_TRIES, DigFailed, dig
+from engine.geometry import geometry_for
 from engine.grade import grade, grade_within
 from engine.grade_table import grade_many
 from engine.grids import random_grid, random_grids
+from engine.logic.passes import ALL_ENABLED, RUNGS, Workspace, run_rung
 from engine.solver import count_many, count_solutions
 from engine.text import parse
 from engine.tiers import Tier
@@ -52,6 +54,22 @@ def _grader() -> None:
     grade_within(HARDEST, 6.0)
 
 
+def _finders() -> None:
+    """Every finder of the pass loop, hardest rung first: the rung dispatch run as plain Python
+    calls each with the argument types the compiled pass loop gives it (one workspace's arrays),
+    on an empty grid, where none finds anything. A rung added to ``RUNGS`` is covered as is."""
+    space = Workspace(geometry_for(box="3x3"))
+    space.cand[:] = space.full  # every digit open in every cell, so in every place of each unit
+    space.pos[:] = space.full
+    for rung in reversed(RUNGS):
+        arrays = (space.cand, space.placed, space.pos, space.T, ALL_ENABLED, space.rec)
+        run_rung.py_func(rung, *arrays, space.work)
+
+
+def _canonical_form() -> None:
+    canonical(HARDEST)  # what a nested trial-and-error score needs of the canonical forms
+
+
 def _digger() -> None:
     for box in SHAPES[:3]:
         size = int(box[0]) * int(box[2])
@@ -79,11 +97,23 @@ FAMILIES: dict[str, Callable[[], None]] = {
     "canonical forms": _canon,
 }
 
+#: Parts of a family that another process can compile while the family's own call runs, in
+#: the order that call reaches them last first (numba's cache is shared: what one process has
+#: compiled, the other loads). The grader's call reaches the counter's search, then the pass
+#: loop's finders easiest first, then the canonical form (for nested trial and error).
+PARTS: dict[str, dict[str, Callable[[], None]]] = {
+    "grader": {"finders": _finders, "canonical form": _canonical_form},
+}
+
 
 def warm(family: str) -> None:
     """Compile (or load from numba's cache) every kernel of ``family`` (a key of FAMILIES)."""
-    try:
-        FAMILIES[family]()
-    except KeyError:
+    if family not in FAMILIES:
         known = ", ".join(FAMILIES)
-        raise ValueError(f"unknown kernel family {family!r}; known: {known}") from None
+        raise ValueError(f"unknown kernel family {family!r}; known: {known}")
+    FAMILIES[family]()
+
+
+def warm_part(family: str, part: str) -> None:
+    """Compile (or load) one part of a family (``PARTS``), to help the family's own call."""
+    PARTS[family][part]()

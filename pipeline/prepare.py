@@ -18,9 +18,10 @@ import multiprocessing
 import os
 import platform
 import sys
+import tempfile
 import time
-from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
 from typing import TextIO
@@ -33,9 +34,9 @@ GRADE = ("counter", "grader")
 VERIFY = ("counter",)
 ALL_FAMILIES = RUN
 NOTICE = "preparing the engine for this machine, once"
-#: The families by compile time, largest first (``bench/startup_bench.py`` measures them); the
-#: counter goes before the grids and the digger, which need the counter's kernels too.
-LARGEST_FIRST = ("grader", "canonical forms", "counter", "grids", "digger")
+#: The order this process compiles families in: the counter first, which the grader, the grids
+#: and the digger call, the grader before the digger, which calls it; helpers start from the end.
+MAIN_ORDER = ("counter", "grader", "digger", "grids", "canonical forms")
 
 
 @cache
@@ -79,50 +80,93 @@ def prepare_engine(families: Iterable[str], out: TextIO | None = None) -> list[s
     missing ones with a notice and a line per family on ``out`` (stderr). Returns the families
     compiled now (none when the machine is already prepared).
 
-    numba compiles one function at a time in a process, so with several families to compile and
-    more than one core, they are compiled side by side in fresh processes that share numba's
-    cache (the largest first); this process then loads each family, which also compiles
-    anything the others raced each other for, and leaves the stamps."""
-    from engine.warmup import warm
+    numba compiles one function at a time in a process, so with more than one core the work is
+    shared by lanes: this process compiles the families in ``MAIN_ORDER`` (it goes on to use
+    them), while spawned helpers first compile the parts of those families that this process
+    reaches last (``engine.warmup.PARTS``), then the families from the other end. numba's cache
+    is shared, so what a helper has compiled this process loads. Each job is claimed by the
+    first lane to reach it; this process then loads the families a helper compiled, which also
+    compiles anything two lanes raced each other for, and leaves the stamps."""
+    from engine.warmup import PARTS
 
     out = out or sys.stderr
     missing = unprepared(families)
     if not missing:
         return []
-    print(f"{NOTICE} ({', '.join(missing)}; a minute or two, never again) ...", file=out)
+    print(f"{NOTICE} ({', '.join(missing)}; up to a minute, never again) ...", file=out)
     start = time.perf_counter()
-    lanes = min(len(missing), os.cpu_count() or 1)
-    if lanes > 1:
-        order = sorted(missing, key=LARGEST_FIRST.index)
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(lanes, mp_context=context) as pool:
-            running = {pool.submit(_timed_warm, family): family for family in order}
-            for number, done in enumerate(as_completed(running), 1):
-                _report(out, number, len(order), running[done], done.result())
-        for family in missing:
-            warm(family)
-            _mark_prepared(family)
+    order = sorted(missing, key=MAIN_ORDER.index)
+    parts = [(family, part) for family in order for part in PARTS.get(family, ())]
+    side = [*parts, *((family, None) for family in reversed(order))]
+    helpers = min(len(side) - 1, (os.cpu_count() or 1) - 1)
+    report = _Reporter(out, len(order))
+    if helpers < 1:
+        _lane([(family, None) for family in order], None, report)
     else:
-        for number, family in enumerate(missing, 1):
-            print(f"  [{number}/{len(missing)}] {family} ...", file=out, flush=True)
-            _report(out, number, len(missing), family, _timed_warm(family))
-            _mark_prepared(family)
+        with tempfile.TemporaryDirectory(prefix="sudoku-prepare-") as claims:
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(helpers, mp_context=context) as pool:
+                running = [pool.submit(_lane, side, claims) for _ in range(helpers)]
+                _lane([(family, None) for family in order], claims, report)
+                Path(claims, DONE).touch()  # helpers start nothing more
+                by_helpers = [job for lane in running for job in lane.result()]
+        from engine.warmup import warm
+
+        for family, part, seconds in by_helpers:
+            if part is None:
+                warm(family)  # loads what the helper compiled, compiles what lanes raced for
+                report(family, seconds)
+    for family in order:
+        _mark_prepared(family)
     print(f"engine ready in {time.perf_counter() - start:.1f} s", file=out, flush=True)
     return missing
 
 
-def _timed_warm(family: str) -> float:
-    from engine.warmup import warm
+Job = tuple[str, str | None]  # (family, part of it or None for the whole family)
+DONE = "done"
 
-    start = time.perf_counter()
-    warm(family)
-    return time.perf_counter() - start
+
+def _lane(
+    jobs: list[Job], claims: str | None, report: Callable[[str, float], None] | None = None
+) -> list[tuple[str, str | None, float]]:
+    """Compile each job that no other lane has claimed (in ``claims``, a folder shared by the
+    lanes; None: no other lane); returns the jobs done here with their seconds."""
+    from engine.warmup import warm, warm_part
+
+    done = []
+    for family, part in jobs:
+        if claims is not None:
+            if report is None and Path(claims, DONE).exists():
+                break
+            name = family if part is None else f"{family}.{part}"
+            try:
+                Path(claims, name).touch(exist_ok=False)
+            except FileExistsError:
+                continue
+        start = time.perf_counter()
+        if part is None:
+            warm(family)
+        else:
+            warm_part(family, part)
+        seconds = time.perf_counter() - start
+        if report is not None and part is None:
+            report(family, seconds)
+        done.append((family, part, seconds))
+    return done
+
+
+class _Reporter:
+    """Prints a numbered line per family compiled."""
+
+    def __init__(self, out: TextIO, total: int) -> None:
+        self.out, self.total, self.number = out, total, 0
+
+    def __call__(self, family: str, seconds: float) -> None:
+        self.number += 1
+        line = f"  [{self.number}/{self.total}] {family}: compiled in {seconds:.1f} s"
+        print(line, file=self.out, flush=True)
 
 
 def _mark_prepared(family: str) -> None:
     _stamp(family).parent.mkdir(parents=True, exist_ok=True)
     _stamp(family).touch()
-
-
-def _report(out: TextIO, number: int, total: int, family: str, seconds: float) -> None:
-    print(f"  [{number}/{total}] {family}: compiled in {seconds:.1f} s", file=out, flush=True)

@@ -507,7 +507,7 @@ class Workspace:
     ) -> tuple[bool, int]:
         """The pass loop, leaving its state in the workspace: (solved, passes). Raises
         Contradiction. :meth:`outcome` copies the state out, :meth:`steps` reads the steps."""
-        values = np.ascontiguousarray(values, dtype=np.uint8)
+        values = np.require(values, np.uint8, ("C", "W"))  # one kernel type (parse: read-only)
         self.runs += 1
         while True:
             result, passes = solve_passes(

@@ -75,6 +75,12 @@ def puzzle_file(path: Path) -> Path:
             "box_cols": [3],
             "solution": [engine.solve(PUZZLE)],
             "size": [9],
+            # what verify reads of a graded file; verify checks the solution, not the grade
+            "clues": [sum(c != "." for c in PUZZLE)],
+            "hardest": ["hidden_single"],
+            "iterations": [5],
+            "score": [1.2],
+            "tier": ["easy"],
         }
     )
     pq.write_table(table, path)
@@ -134,3 +140,46 @@ def test_no_command_compiles_once_the_engine_is_prepared(tmp_path: Path) -> None
         assert done.returncode in (0, 1), (args, done.stderr)
         assert NOTICE not in done.stderr
     assert cache_files() == before
+
+
+FINDERS_THEN_GRADER = """
+import sys
+from numba.core import event
+from engine.warmup import warm, warm_part
+
+if sys.argv[1] == "finders":
+    warm_part("grader", "finders")
+else:
+    compiled = []
+
+    class Record(event.Listener):
+        def on_start(self, ev):
+            function = ev.data["dispatcher"].py_func
+            compiled.append(f"{function.__module__}.{function.__name__}")
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", Record())
+    warm("grader")
+    print(" ".join(compiled))
+"""
+
+
+@pytest.mark.slow
+def test_the_grader_loads_the_finders_another_process_compiled(tmp_path: Path) -> None:
+    """The helper lane's part (engine.warmup PARTS: every rung's finder, called as the compiled
+    pass loop calls it) gives each finder the pass loop's own argument types: the grader's call,
+    in another process on the same cache, loads them all and compiles no finder."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    script = tmp_path / "lanes.py"
+    script.write_text(FINDERS_THEN_GRADER)
+    for lane in ("finders", "grader"):
+        done = subprocess.run(
+            [sys.executable, str(script), lane], capture_output=True, text=True, env=env, cwd=ROOT
+        )
+        assert done.returncode == 0, done.stderr
+    compiled = done.stdout.split()
+    assert any(name.startswith("engine.logic.passes.") for name in compiled)  # the pass loop
+    finders = [name for name in compiled if name.rsplit(".", 1)[1].startswith("find_")]
+    assert finders == []

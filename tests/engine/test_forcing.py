@@ -13,6 +13,7 @@ from engine.grade import RATINGS, TRIAL_BASE, _trial_rating, grade
 from engine.logic.passes import RUNG_ARRAY, find_once, workspace
 from engine.logic.state import C_EFFECTS, S_EXTRA, TECHNIQUE_INDEX
 from engine.text import parse
+from engine.tiers import DEFAULT_TIERS
 from tests.reference import peers_of, units_of
 
 TOP = Path(__file__).resolve().parents[3] / "shared/data/magictour_top1465.txt"
@@ -118,7 +119,8 @@ def test_puzzles_that_need_trial_score_in_extreme() -> None:
     grades = [grade(line) for line in top_puzzles(40)]
     trial = [g for g in grades if "trial_and_error" in g.steps_per_technique]
     assert trial and all(g.score >= TRIAL_BASE and g.tier == "extreme" for g in trial)
-    forcing_level = {name for name, rating in RATINGS.items() if rating >= TRIAL_BASE}
+    extreme = DEFAULT_TIERS["extreme"].score[0]
+    forcing_level = {name for name, rating in RATINGS.items() if rating >= extreme}
     for g in grades:
         if g not in trial:
             assert (g.tier == "extreme") == bool(forcing_level & set(g.steps_per_technique))

@@ -38,7 +38,10 @@ MIN_NAMED_PRE_EMPTED = {
     "hidden_quad": 0.65,  # XY-wing, unique rectangle type 3 (4.2-4.6) first
     "jellyfish": 0.5,  # pointing, skyscraper first
     "bug_plus_one": 0.25,  # XY-wing (4.2) first
-    "avoidable_rectangle": 0.75,  # unique rectangles first; our path may solve no AR corner
+    # unique rectangles first; our path may solve no AR corner (11 of 17 since the finned fish
+    # and WXYZ-wings joined the ladder)
+    "avoidable_rectangle": 0.64,
+    "sue_de_coq": 0.69,  # 18 of 26: finned fish and WXYZ-wings (4.3-6.1) come first
     "w_wing": 0.2,  # XY-wing, unique/hidden rectangles (4.2-4.6), WXYZ-wing (5.5) first; SE
     # finds W-wings as chains (6.5)
     "xy_chain": 0.2,  # remote pairs and XY-chains: skyscraper (4.0), WXYZ-wing (5.5) first

@@ -29,10 +29,18 @@ TABLE_SCRIPTS = ("dig_bench.py", "engine_bench.py")  # they take --table FILE
 
 def machine() -> str:
     """One line: CPU, cores, memory, Python, numba, qqwing."""
-    memory = next(
-        (line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines() if "MemTotal" in line),
-        None,
-    ) if Path("/proc/meminfo").exists() else None
+    memory = (
+        next(
+            (
+                line.split()[1]
+                for line in Path("/proc/meminfo").read_text().splitlines()
+                if "MemTotal" in line
+            ),
+            None,
+        )
+        if Path("/proc/meminfo").exists()
+        else None
+    )
     parts = [
         f"{platform.machine()}, {os.cpu_count()} cores",
         f"{int(memory) / 2**20:.0f} GiB" if memory else None,

@@ -51,7 +51,9 @@ def test_a_short_row_is_named_by_its_line() -> None:
         qqwing_cli.parse_csv("A,B,C\n1,2,3,\n1,2,\n")
 
 
-field_text = st.text(st.characters(blacklist_characters=",\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"))
+field_text = st.text(
+    st.characters(blacklist_characters=",\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+)
 column = st.from_regex(r"[A-Za-z][A-Za-z /]*", fullmatch=True)
 
 

@@ -28,5 +28,6 @@ test: $(STAMP) system-deps lint
 	$(BIN)/pipeline prepare
 	$(BIN)/python -m pytest -q
 
+# BENCH=dig_bench,engine_bench runs only those scripts (the README's figures come from these two)
 bench: $(STAMP) system-deps
-	$(BIN)/python bench/run_all.py
+	$(BIN)/python bench/run_all.py $(if $(BENCH),--only $(BENCH))

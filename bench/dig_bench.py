@@ -29,10 +29,10 @@ import engine
 SEED = 20261124
 LARGE = ((16, 11), (25, 5), (36, 3))  # size, puzzles (medium tier, not minimal)
 DEFINITIONS = {
-    "simple": "naked singles",
+    "simple": "naked singles alone",
     "easy": "needs hidden singles",
     "intermediate": "needs pairs or locked candidates",
-    "expert": "needs a guess in qqwing",
+    "expert": "needs more: qqwing guesses",
 }
 
 

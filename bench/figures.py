@@ -4,13 +4,15 @@ puts every table of one run into bench/results.md and the README."""
 from __future__ import annotations
 
 import statistics
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
 
 @dataclass
 class Table:
-    """A titled markdown table; every row has one cell per column."""
+    """A titled markdown table; every row has one cell per column, figures right-aligned after
+    the first (label) column."""
 
     title: str
     columns: list[str]
@@ -23,10 +25,10 @@ class Table:
 
     def markdown(self) -> str:
         lines = [
-            self.title + ":",
+            textwrap.fill(self.title + ":", width=100),
             "",
             "| " + " | ".join(self.columns) + " |",
-            "|" + "|".join("---" for _ in self.columns) + "|",
+            "|---|" + "---:|" * (len(self.columns) - 1),
         ]
         lines += ["| " + " | ".join(row) + " |" for row in self.rows]
         return "\n".join(lines) + "\n"

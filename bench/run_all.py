@@ -15,6 +15,7 @@ import platform
 import subprocess
 import sys
 import tempfile
+import textwrap
 from importlib.metadata import version
 from pathlib import Path
 
@@ -29,25 +30,14 @@ TABLE_SCRIPTS = ("dig_bench.py", "engine_bench.py")  # they take --table FILE
 
 def machine() -> str:
     """One line: CPU, cores, memory, Python, numba, qqwing."""
-    memory = (
-        next(
-            (
-                line.split()[1]
-                for line in Path("/proc/meminfo").read_text().splitlines()
-                if "MemTotal" in line
-            ),
-            None,
-        )
-        if Path("/proc/meminfo").exists()
-        else None
-    )
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     parts = [
         f"{platform.machine()}, {os.cpu_count()} cores",
-        f"{int(memory) / 2**20:.0f} GiB" if memory else None,
+        f"{memory / 2**30:.0f} GiB",
         f"Python {platform.python_version()}, numba {version('numba')}",
         qqwing_cli.version() if qqwing_cli.available() else "qqwing absent",
     ]
-    return "; ".join(p for p in parts if p)
+    return "; ".join(parts)
 
 
 def load() -> str:
@@ -89,12 +79,16 @@ def main() -> int:
                 failed.append(script.name)
         figures = tables.read_text()
     finished = datetime.datetime.now(datetime.UTC)
+    command = f"`make bench BENCH={args.only}`" if args.only else "`make bench`"
     header = (
-        f"Measured by `make bench` (`bench/run_all.py`) from {started:%Y-%m-%d %H:%M} to "
-        f"{finished:%H:%M} UTC on {machine()}. Load average at the start {load_before}, at the "
-        f"end {load()}: a machine shared with other work, so every figure is CPU time, which "
-        "such load disturbs less than wall time (but not entirely: caches and memory are shared)."
-        "\n"
+        textwrap.fill(
+            f"Measured by {command} (`bench/run_all.py`) from {started:%Y-%m-%d %H:%M} to "
+            f"{finished:%H:%M} UTC on {machine()}. Load average at the start {load_before}, at the "
+            f"end {load()}: a machine shared with other work, so every figure is CPU time, which "
+            "such load disturbs less than wall time (not entirely: caches and memory are shared).",
+            width=100,
+        )
+        + "\n"
     )
     RESULTS.write_text(
         "# Benchmark results of one run\n\n" + header + "\n" + figures + "\n## Output of every "

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import qqwing_cli
 from figures import Table, rate_cell, share_cell
-from qqwing_levels import DIG_BANDS, LEVELS, level_of
+from qqwing_cli import LEVELS
+from qqwing_levels import DIG_BANDS, level_of
 
 import engine
 

@@ -26,8 +26,6 @@ from itertools import accumulate
 from engine import Tier, parse
 from engine.logic.passes import techniques_mask, workspace
 
-LEVELS = ("simple", "easy", "intermediate", "expert")
-
 #: The techniques each level allows beyond the previous one (qqwing's names in comments).
 _ADDED = {
     "simple": ("full_house", "naked_single"),  # "singles" (a full house is a naked single)

@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RECIPE ?= configs/nightly.toml
 
-.PHONY: run test lint bench system-deps
+.PHONY: run test lint bench system-deps coverage
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -31,3 +31,17 @@ test: $(STAMP) system-deps lint
 # BENCH=dig_bench,engine_bench runs only those scripts (the README's figures come from these two)
 bench: $(STAMP) system-deps
 	$(BIN)/python bench/run_all.py $(if $(BENCH),--only $(BENCH))
+
+# Line coverage of engine/ and pipeline/ with numba off (NUMBA_DISABLE_JIT=1), so kernel bodies
+# count as Python. Kernels run as plain Python are about a hundred times slower, so this runs the
+# tests that finish without the JIT (text, formats, recipe, store, render, CLI: 4 to 6 minutes);
+# the engine's property tests, digging, grading and whole runs need compiled kernels.
+COVERAGE_TESTS ?= tests/engine/test_text.py tests/pipeline/test_formats.py \
+	tests/pipeline/test_formats_fuzz.py tests/pipeline/test_formats_writers.py \
+	tests/pipeline/test_recipe.py tests/pipeline/test_store.py tests/pipeline/test_render_layout.py \
+	tests/pipeline/test_render_page.py tests/pipeline/test_render_pdf.py \
+	tests/pipeline/test_print_shop.py tests/pipeline/test_cli.py
+
+coverage: $(STAMP)
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider \
+		--cov=engine --cov=pipeline --cov-report=term:skip-covered $(COVERAGE_TESTS)

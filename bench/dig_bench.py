@@ -1,6 +1,7 @@
 """Digging vs qqwing's generator: unique minimal 9x9 puzzles per CPU second, level by level.
 
-Run: .venv/bin/python bench/dig_bench.py [--count 100] [--repeats 3] [--table FILE]
+Run: .venv/bin/python bench/dig_bench.py [--count 100] [--repeats 3] [--large-seeds 20]
+[--large-only] [--table FILE]
 One core. For each of qqwing's levels (simple, easy, intermediate, expert, by qqwing's own
 definitions: see qqwing_levels.py), both sides make ``--count`` puzzles of that level,
 ``--repeats`` times: qqwing by ``qqwing --generate N --difficulty LEVEL`` (a fresh random run
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import qqwing_cli
@@ -29,6 +31,7 @@ import engine
 
 SEED = 20261124
 LARGE = ((16, 11), (25, 5), (36, 3))  # size, puzzles (medium tier, not minimal)
+LARGE_TIERS = ((16, "hard"), (16, "extreme"), (25, "hard"))  # the large grids' harder tiers
 DEFINITIONS = {
     "simple": "naked singles alone",
     "easy": "needs hidden singles",
@@ -91,22 +94,59 @@ def large(table: Path | None) -> None:
         ["size", "puzzles", "median", "max"],
     )
     for size, count in LARGE:
-        times = []
-        for index in range(count):
-            start = time.process_time()
-            engine.dig(engine.random_grid(size, seed=[SEED, size, index]), "medium", seed=index)
-            times.append(time.process_time() - start)
-        median, slowest = statistics.median(times), max(times)
-        sizes.add([f"{size}x{size}", str(count), f"{median:.3f} s", f"{slowest:.3f} s"])
+        times = cpu_seconds(size, "medium", range(count), "none")
+        sizes.add([f"{size}x{size}", str(count), *_spread(times)])
     sizes.emit(table)
+
+
+def large_tiers(seeds: int, table: Path | None) -> None:
+    """Median and max CPU seconds of one rotate180 dig per seed (default budget), and failures."""
+    tiers = Table(
+        f"The large grids' harder tiers, ours alone: CPU seconds of one rotate180 dig with the "
+        f"default budget per seed, {seeds} seeds, grid included",
+        ["size, tier", "median", "max", "failed"],
+    )
+    for size, tier in LARGE_TIERS:
+        cpu_seconds(size, tier, [SEED], "rotate180")  # warm-up
+        failures: list[int] = []
+        times = cpu_seconds(size, tier, range(seeds), "rotate180", failures)
+        tiers.add([f"{size}x{size} {tier}", *_spread(times), str(len(failures))])
+    tiers.emit(table)
+
+
+def cpu_seconds(
+    size: int, tier: str, seeds: Iterable[int], symmetry: str, failures: list[int] | None = None
+) -> list[float]:
+    """CPU seconds of one dig (grid included) per seed; failed digs are timed and listed."""
+    times = []
+    for seed in seeds:
+        start = time.process_time()
+        try:
+            grid = engine.random_grid(size, seed=[SEED, size, seed])
+            engine.dig(grid, tier, symmetry=symmetry, seed=seed)
+        except engine.DigFailed:
+            if failures is None:
+                raise
+            failures.append(seed)
+        times.append(time.process_time() - start)
+    return times
+
+
+def _spread(times: list[float]) -> list[str]:
+    return [f"{statistics.median(times):.3f} s", f"{max(times):.3f} s"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100, help="puzzles per level and repeat")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each side (our seeds)")
-    parser.add_argument("--table", type=Path, help="also write the table (markdown) here")
+    parser.add_argument("--large-seeds", type=int, default=20, help="seeds per large tier")
+    parser.add_argument("--large-only", action="store_true", help="only the large tiers' table")
+    parser.add_argument("--table", type=Path, help="also write the tables (markdown) here")
     args = parser.parse_args()
+    if args.large_only:
+        large_tiers(args.large_seeds, args.table)
+        return
     if not qqwing_cli.available():
         raise SystemExit("qqwing is not installed (make system-deps): nothing to compare")
     for level in LEVELS:  # warm-up, untimed: numba cache loads of the digger and the grader
@@ -130,6 +170,7 @@ def main() -> None:
         print(table.rows[-1], flush=True)
     table.emit(args.table)
     large(args.table)
+    large_tiers(args.large_seeds, args.table)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,10 @@ puzzle valid (and keep its number of solutions):
 * relabelling the symbols (any permutation of 1..n; blanks stay blank);
 * permuting the rows inside a band, and permuting the bands;
 * permuting the columns inside a stack, and permuting the stacks;
-* transposing, when the boxes are square (R == C); a 6x6 grid of 2x3 boxes has no transpose, since
-  its transpose has 3x2 boxes.
+* transposing. With square boxes (R == C) the transpose is a grid of the same shape. Otherwise it
+  swaps the box shape: a 6x6 grid of 3x2 boxes transposes to a valid grid of 2x3 boxes. So that a
+  puzzle and its transpose share one form, tall boxes (R > C) are read through the transpose, as
+  the wide shape C x R: their form is a wide-box grid (square and wide boxes keep their shape).
 
 The order. A grid is read row by row as a sequence of n*n values, a blank reading as 0 and symbol
 labels as 1..n, and sequences are compared lexicographically: so a blank sorts below every symbol.
@@ -17,7 +19,8 @@ first appearance (the first symbol met reading row by row becomes 1, the next ne
 
 The form. ``canonical(p)`` is the smallest sequence over the whole group (the *minlex* form),
 written as text: ``.`` for blanks and :data:`engine.geometry.SYMBOLS` for labels 1..n. Two puzzles
-of one shape are equivalent if and only if their canonical forms are equal. A full grid has a form
+of one shape, or of transposed shapes, are equivalent if and only if their canonical forms are
+equal. A full grid has a form
 too (every cell given), so a puzzle's solution can be compared the same way.
 
 The search (exact, not a heuristic). The form opens with as many blank rows as any arrangement
@@ -34,7 +37,10 @@ row prunes the branch, a smaller one becomes the new best and marks every row be
 Blank rows of one band are interchangeable, so only one of them is tried.
 
 Cost (``bench/canon_bench.py``, one core): about 10,000 9x9 17-clue puzzles and 500 full 9x9
-grids a second; 16x16 puzzles take about a millisecond and full 16x16 grids a tenth of a second.
+grids a second; 16x16 puzzles take about a millisecond and full 16x16 grids a fifth of a second,
+full 25x25 grids 10 to 30 seconds. The column orders of a full grid's first band grow as
+(C!)^R: a full 36x36 grid took over 400 seconds unfinished, so grids past
+:data:`MAX_CANON_SIZE` are refused (:class:`CanonTooLarge`) rather than left to hang.
 """
 
 from __future__ import annotations
@@ -46,11 +52,26 @@ from functools import cache
 
 import numpy as np
 
-from engine.geometry import Geometry
+from engine.geometry import Geometry, geometry
 from engine.jit import kernel
 from engine.text import infer_geometry, parse, parse_many, to_text
 
 Box = str | tuple[int, int] | None
+MAX_CANON_SIZE = 25  # the largest grid whose form is searched (see the cost above)
+
+
+class CanonTooLarge(ValueError):
+    """The grid is past :data:`MAX_CANON_SIZE`: its exact form would take hours."""
+
+
+def check_canon_size(n: int) -> None:
+    """Refuse grids past :data:`MAX_CANON_SIZE` with one line naming the size and the limit."""
+    if n > MAX_CANON_SIZE:
+        raise CanonTooLarge(
+            f"{n}x{n} grids have no canonical form here (ids and dedupe need one): the exact "
+            f"search takes hours past {MAX_CANON_SIZE}x{MAX_CANON_SIZE}; use a size up to "
+            f"{MAX_CANON_SIZE}"
+        )
 
 
 @kernel
@@ -456,6 +477,7 @@ class Canonical:
 
     Row ``i`` of the form is row ``rows[i]`` of the puzzle (of its transpose when ``transposed``),
     read in the column order ``cols``, each value ``v`` written as label ``labels[v - 1]``.
+    ``geometry`` is the puzzle's; the form has :func:`form_geometry` of it.
     """
 
     text: str
@@ -469,7 +491,8 @@ class Canonical:
         """The same transform on another grid of this shape, e.g. the puzzle's solution, which
         becomes the solution of the canonical form."""
         values = parse(grid, self.geometry.shape).values
-        return to_text(self.geometry, self._move(values, np.array((0, *self.labels))))
+        moved = self._move(values, np.array((0, *self.labels)))
+        return to_text(form_geometry(self.geometry), moved)
 
     def _move(self, values: np.ndarray, labels: np.ndarray) -> np.ndarray:
         square = values.reshape(self.geometry.n, self.geometry.n)
@@ -478,13 +501,28 @@ class Canonical:
         return labels[square[np.ix_(self.rows, self.cols)]].reshape(-1)
 
 
+def form_geometry(geo: Geometry) -> Geometry:
+    """The shape canonical forms of ``geo`` take: wide boxes (C x R) for tall ones (R x C)."""
+    return geometry(geo.box_cols, geo.box_rows) if geo.box_rows > geo.box_cols else geo
+
+
 def _run(values: np.ndarray, geo: Geometry) -> tuple[np.ndarray, np.ndarray]:
-    """Forms (count, ncells) and transforms (count, 1 + 2n) of a parsed batch."""
+    """Forms (count, ncells) and transforms (count, 1 + 2n) of a parsed batch; the transforms'
+    transpose flag is set for tall boxes, whose forms read the transposed grids."""
+    check_canon_size(geo.n)
+    form_geo = form_geometry(geo)
+    turned = form_geo is not geo
+    if turned:
+        n = geo.n
+        values = np.ascontiguousarray(values.reshape(-1, n, n).transpose(0, 2, 1))
+        values = values.reshape(-1, geo.ncells)
     out = np.empty(values.shape, dtype=np.int64)
     found = np.empty((values.shape[0], 1 + 2 * geo.n), dtype=np.int64)
-    square = geo.box_rows == geo.box_cols  # only square boxes survive a transpose
-    perms = _permutations(geo.box_cols)
-    _canon_batch(values, geo.box_rows, geo.box_cols, square, perms, out, found)
+    square = geo.box_rows == geo.box_cols  # square boxes keep their shape under a transpose
+    perms = _permutations(form_geo.box_cols)
+    _canon_batch(values, form_geo.box_rows, form_geo.box_cols, square, perms, out, found)
+    if turned:
+        found[:, 0] = 1
     return out, found
 
 
@@ -495,11 +533,12 @@ def canonical_many(puzzles: Sequence[str], box: Box = None) -> list[str]:
     values = parse_many(list(puzzles), box)
     geo = infer_geometry(values.shape[1], box)
     forms, _ = _run(values, geo)
-    return [to_text(geo, form) for form in forms]
+    return [to_text(form_geometry(geo), form) for form in forms]
 
 
 def canonical(puzzle: str, box: Box = None) -> str:
-    """The canonical (minlex) form of a puzzle or full grid: equal for equivalent puzzles only."""
+    """The canonical (minlex) form of a puzzle or full grid: equal for equivalent puzzles only
+    (a puzzle with tall boxes and its wide-box transpose are equivalent)."""
     return canonical_many([puzzle], box)[0]
 
 
@@ -510,7 +549,7 @@ def canonical_transform(puzzle: str, box: Box = None) -> Canonical:
     n = geo.n
     forms, found = _run(grid.values[None, :], geo)
     result = Canonical(
-        text=to_text(geo, forms[0]),
+        text=to_text(form_geometry(geo), forms[0]),
         geometry=geo,
         transposed=bool(found[0, 0]),
         rows=tuple(int(r) for r in found[0, 1 : n + 1]),

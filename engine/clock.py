@@ -18,6 +18,8 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+import engine.kernel_cache  # noqa: F401 (installs the cache locators before any kernel exists)
+
 HAS_CYCLES = platform.machine().lower() in {"x86_64", "amd64"}
 CALIBRATION_SECONDS = 0.005  # long enough for a rate within a fraction of a percent
 

@@ -41,6 +41,14 @@ How it works (``dig``):
   be met raise :class:`ImpossibleBand` at once; bands not met within the budget raise
   :class:`DigFailed` naming the closest grade seen.
 
+* Large grids (16x16 up), not minimal, for a band that stops short of trial and error and needs
+  more than singles (the sizes' hard and expert tiers): a *graded walk* instead. Starting from
+  the full grid, orbits go in a random order while the grader's ladder, cut at the band's top
+  score (``rate_within``), still solves the puzzle, which proves it unique as well (a puzzle
+  that used a uniqueness step is counted). The walk ends as hard as the band allows and lands
+  in it nearly every time (measured: 16x16 hard in about a second, where the walk above took
+  tens of seconds and failed on some seeds); each walk counts as one candidate.
+
 With a symmetry, ``minimal`` means that no *orbit* can be removed: removing a single clue would
 break the symmetry (so a symmetric minimal puzzle may have a lone removable clue).
 """
@@ -71,11 +79,19 @@ from engine.dig_kernels import (
     swap_orbit,
 )
 from engine.geometry import Geometry
-from engine.grade import RATINGS, TIE_WIDTH, Grade, Rating, rate_within
+from engine.grade import (
+    NESTED_BASE,
+    RATINGS,
+    TIE_WIDTH,
+    UNIQUENESS_TECHNIQUES,
+    Grade,
+    Rating,
+    rate_within,
+)
 from engine.grids import Seed, rng_from
 from engine.logic.state import TECHNIQUE_INDEX
 from engine.search9 import scratch9
-from engine.solver import count_grid, workspace
+from engine.solver import MultipleSolutions, NoSolution, count_grid, workspace
 from engine.text import Grid, parse, parse_unchecked, to_text
 from engine.tiers import DEFAULT_TIERS, Tier
 
@@ -97,6 +113,9 @@ STALL_RESTART = 8  # local-search moves without progress before a fresh dig
 FRESH_BATCH_CELLS = 1296  # one kernel call digs at most this many cells' worth of grids
 LARGE_GRID = 16  # from this size the default tiers are singles-level (see tiers_for)
 LARGE_NODE_CAP = 64  # branches per uniqueness count per grid side on grids larger than 16x16
+#: the least score of a puzzle that used a step assuming uniqueness (a pass of such steps holds
+#: no other technique, so it rates at least the easier one's rating)
+UNIQUENESS_FLOOR = min(RATINGS[name] for name in UNIQUENESS_TECHNIQUES)
 SINGLES_ONLY = "hidden_single"  # the hardest technique the singles test accounts for
 POINTING = RATINGS["locked_pointing"]  # the first rating beyond singles-level bands
 SINGLES_CEILING = RATINGS["naked_single"] + TIE_WIDTH  # puzzles that singles solve rate below
@@ -211,7 +230,8 @@ def _layout(geo: Geometry, symmetry: str) -> tuple[np.ndarray, np.ndarray, np.nd
 def tiers_for(geo: Geometry) -> dict[str, Tier]:
     """The default tiers for a grid: the grader's below 16x16; from 16x16 up, bands that people
     solve at that size (easy and medium are singles only, easy with at least half the cells
-    given; hard allows locked candidates and pairs, expert triples and wings)."""
+    given; hard allows locked candidates and pairs, expert triples and wings, extreme chains and
+    one-level trial, never nested trial and error: a nested grade scores above NESTED_BASE)."""
     if geo.n < LARGE_GRID:
         return dict(DEFAULT_TIERS)
     dense = math.ceil(LARGE_EASY_CLUES * geo.ncells)
@@ -220,7 +240,7 @@ def tiers_for(geo: Geometry) -> dict[str, Tier]:
         "medium": Tier("medium", score=(0.0, 2.5)),
         "hard": Tier("hard", score=(2.5, 3.5)),
         "expert": Tier("expert", score=(3.5, 6.0)),
-        "extreme": Tier("extreme", score=(6.0, math.inf)),
+        "extreme": Tier("extreme", score=(6.0, NESTED_BASE)),  # no nested trial and error
     }
 
 
@@ -239,7 +259,9 @@ def dig(
 
     ``target`` is a tier name of ``tiers`` (default :func:`tiers_for` the grid) or a band.
     ``budget`` caps the candidates, graded or not (default :func:`default_budget`),
-    ``time_limit`` the seconds.
+    ``time_limit`` the seconds: checked before each batch of candidates goes to the kernels, never
+    inside them, so a run overshoots by up to one batch's dig and grade (plus numba's compile on
+    first use; :func:`engine.warmup.warm` does that beforehand).
     Deterministic for a given seed. Raises :class:`ImpossibleBand`, :class:`DigFailed`.
     """
     if budget is not None and budget < 1:
@@ -415,8 +437,15 @@ class _Digger:
         self.dug = 0  # candidates dug so far
         # big non-minimal digs keep a clue whose removal is slow to prove (minimal ones cannot)
         capped = self.geo.n > LARGE_GRID and not minimal
-        max_nodes = LARGE_NODE_CAP * self.geo.n if capped else UNLIMITED
-        self.provers = Provers(self.tables, self.singles_tables, self.counters, max_nodes)
+        self.max_nodes = LARGE_NODE_CAP * self.geo.n if capped else UNLIMITED
+        self.provers = Provers(self.tables, self.singles_tables, self.counters, self.max_nodes)
+        self.walking = (
+            self.geo.n >= LARGE_GRID
+            and not minimal
+            and not self.singles
+            and band.score is not None
+            and band.score[1] < RATINGS["trial_and_error"]
+        )
         rows = self.geo.n**3 // 2 + len(table)  # room for the seeded sets and one dig's finds
         self.sets = np.zeros((rows, masks.shape[1]), dtype=np.uint64)
         self.set_count = np.zeros(2, dtype=np.int64)  # sets stored, sets seeded
@@ -439,7 +468,19 @@ class _Digger:
         skipped: _Candidate | None = None  # the first candidate returned ungraded
         stalled = 0
         searching = False  # FRESH_TRIES candidates dug: the local search has started
-        while self.dug < budget:
+        while self.walking and self.dug < budget:
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            candidate = self.graded_walk()
+            self.dug += 1
+            if candidate.rating is None:
+                continue
+            distance = miss(self.band, candidate.rating)
+            if distance == 0.0 and self.accept(candidate.puzzle):
+                return self.result(candidate, symmetry)
+            if distance < closest_miss:
+                closest, closest_miss = candidate, distance
+        while not self.walking and self.dug < budget:
             if deadline is not None and time.monotonic() > deadline:
                 break
             if not searching and self.dug >= FRESH_TRIES:
@@ -462,13 +503,7 @@ class _Digger:
             found = candidate.rating
             distance = miss(self.band, found)
             if distance == 0.0 and self.accept(candidate.puzzle):
-                return DigResult(
-                    puzzle=to_text(self.geo, candidate.puzzle),
-                    solution=to_text(self.geo, self.solution),
-                    grade=found.grade(),
-                    attempts=self.dug,
-                    symmetry=symmetry,
-                )
+                return self.result(candidate, symmetry)
             stalled = 0 if distance < current_miss else stalled + 1
             if distance <= current_miss:
                 current, current_miss = candidate, distance
@@ -479,6 +514,53 @@ class _Digger:
         if closest is None and skipped is not None:  # name the grade of an ungraded one
             closest = self.rated(skipped, capped=False)
         raise DigFailed(self.failure(closest.rating if closest else None, self.dug))
+
+    def result(self, candidate: _Candidate, symmetry: str) -> DigResult:
+        assert candidate.rating is not None
+        return DigResult(
+            puzzle=to_text(self.geo, candidate.puzzle),
+            solution=to_text(self.geo, self.solution),
+            grade=candidate.rating.grade(),
+            attempts=self.dug,
+            symmetry=symmetry,
+        )
+
+    def graded_walk(self) -> _Candidate:
+        """One graded walk (see the module doc): the puzzle left when no further orbit can go
+        while the ladder cut at the band's top still solves it, rated (None if no orbit went)."""
+        assert self.band.score is not None
+        top = self.band.score[1]
+        candidate = _Candidate(self.solution.copy(), np.empty(0, dtype=np.int64))
+        puzzle = candidate.puzzle
+        for index in self.rng.permutation(len(self.orbits)).tolist():
+            cells = self.orbits[index]
+            cells = cells[cells != NO_CELL]
+            puzzle[cells] = 0
+            found = self.walk_rating(puzzle, top)
+            if found is None:
+                puzzle[cells] = self.solution[cells]
+            else:
+                candidate.rating = found
+        if candidate.rating is not None:  # the last rating may be of a puzzle since restored
+            candidate.rating = self.walk_rating(puzzle, top)
+        return candidate
+
+    def walk_rating(self, puzzle: np.ndarray, top: float) -> Rating | None:
+        """The rating when the ladder cut at ``top`` solves the puzzle, and it is unique."""
+        grid = Grid(self.geo, puzzle.copy())
+        try:  # a uniqueness step can contradict a puzzle with several solutions
+            found = rate_within(grid, top, self.mapping, unique_solution=self.solution)
+        except (MultipleSolutions, NoSolution):
+            return None
+        if found is None or found.score < UNIQUENESS_FLOOR:
+            return found
+        used = found.grade().steps_per_technique
+        if any(name in used for name in UNIQUENESS_TECHNIQUES):
+            try:  # those steps hold only for a unique puzzle: count it
+                rate_within(grid, top, self.mapping)
+            except MultipleSolutions:
+                return None
+        return found
 
     def fresh(self, tries: int) -> _Candidate:
         """The first of up to ``tries`` new digs from the full grid, each in a fresh random

@@ -140,18 +140,35 @@ def parse_box(box: str | tuple[int, int]) -> tuple[int, int]:
     return int(rows), int(cols)
 
 
-def geometry_for(size: int | None = None, box: str | tuple[int, int] | None = None) -> Geometry:
-    """The geometry for a grid size (9, 16 ...) and/or an explicit box shape."""
+def box_shape(
+    size: int | None = None,
+    box: str | tuple[int, int] | None = None,
+    largest: int | None = MAX_SIZE,
+) -> tuple[int, int]:
+    """(box rows, box cols) for a grid size and/or a box shape: the one check that they fit
+    (boxes at least 2x2, rows x cols equal to the size, sizes MIN_SIZE to ``largest``, not prime).
+    ``largest`` is the text form's limit; None for grids kept as arrays only. Raises ValueError
+    saying what is wrong; recipes and the CLI name their key or option."""
     if box is not None:
         rows, cols = parse_box(box)
-        if size is not None and rows * cols != size:
-            raise ValueError(f"box {rows}x{cols} does not fit a {size}x{size} grid")
-        return geometry(rows, cols)
-    if size is None:
+        fits = f"multiplying to {size}" if size is not None else "multiplying to the grid size"
+        if rows < 2 or cols < 2 or (size is not None and rows * cols != size):
+            grid = f"a {size}x{size} grid" if size is not None else "a grid"
+            raise ValueError(
+                f"box {rows}x{cols} does not fit {grid} (box rows and cols >= 2, {fits})"
+            )
+        size = rows * cols
+    elif size is None:
         raise ValueError("give a grid size or a box shape")
-    if size < MIN_SIZE:
-        raise ValueError(f"grids are at least {MIN_SIZE}x{MIN_SIZE}, got {size}x{size}")
-    return geometry(*default_box(size))
+    if size < MIN_SIZE or (largest is not None and size > largest):
+        raise ValueError(f"{size}x{size} is out of range: sizes from {MIN_SIZE} to {largest}")
+    return (rows, cols) if box is not None else default_box(size)
+
+
+def geometry_for(size: int | None = None, box: str | tuple[int, int] | None = None) -> Geometry:
+    """The geometry for a grid size (9, 16 ...) and/or an explicit box shape (:func:`box_shape`;
+    any size, as grids past the text form's 64 exist as arrays)."""
+    return geometry(*box_shape(size, box, largest=None))
 
 
 def accepted_lengths() -> str:

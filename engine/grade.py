@@ -6,10 +6,14 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
   box and 1.5 in a line, naked single 2.3, pointing 2.6, claiming 2.8, naked pair 3.0, X-wing 3.2,
   hidden pair 3.4, naked triple 3.6, swordfish 3.8, hidden triple 4.0, and, as Sukaku Explainer
   (the SE that rated the public puzzle banks) does, skyscraper 4.0, 2-string kite 4.1, any other
-  turbot fish (an X-chain of two strong links) 4.2; XY-wing 4.2, XYZ-wing 4.4, unique rectangle
-  4.5 (types beyond 1: 4.6), naked quad 5.0, jellyfish 5.2, hidden quad 5.4, X-chains of three
-  strong links 5.5, BUG+1 5.6, colouring
-  and W-wing 6.5-6.6 (SE finds them as chains), chains from 6.5 plus a bonus that grows with the
+  turbot fish (an X-chain of two strong links) and empty rectangle 4.2; XY-wing 4.2, finned (and
+  sashimi) X-wing 4.3, XYZ-wing 4.4, unique rectangle 4.5 (types beyond 1: 4.6; type 3 0.1 more
+  per naked-subset digit beyond two, as SE), avoidable rectangle as unique rectangle, hidden
+  rectangle 4.6 (as SE's type 4), naked quad 5.0, jellyfish 5.2, hidden quad 5.4, X-chains of
+  three strong links and WXYZ-wing 5.5, BUG+1 5.6, finned swordfish 5.7 and jellyfish 6.1
+  (Sukaku Explainer's grouped strong links), colouring and W-wing 6.5-6.6 (SE finds them as
+  chains), Sue de Coq 6.6 (SE has none: HoDoKu scores it between the W-wing and the X-chain),
+  chains from 6.5 plus a bonus that grows with the
   logarithm of their length.
 * A pass counts at the rating of the easiest step it offers, as a rater takes the easiest step
   (a puzzle whose every pass has a hidden single in a box is a 1.2, one that once offers only
@@ -22,11 +26,15 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
 * The puzzle's rating is its hardest pass's; a small continuous term (below 0.1, growing with the
   iteration count) ranks puzzles of one rating by how long they take.
 * Beyond the ladder, one-level trial (``engine.logic.forcing``: a candidate whose placement
-  leads by singles alone to a contradiction) rates from 7.5 (SE's forcing chains start there):
-  a trial pass adds ``TRIAL_SLOPE`` per placement of its refutations' mean length beyond
-  ``TRIAL_FREE_LENGTH``, since SE needs deeper (dynamic) forcing chains, rated up to 9.x, where
-  the contradictions take longer to appear. The two figures were fitted on SE-rated puzzles
-  (``bench/se_correlation.py``; the same on a half of them as on all). Puzzles that even
+  leads by singles alone to a contradiction, SE's Nishio and, as the contradiction takes longer,
+  its cell, region and dynamic forcing chains) rates as SE rates forcing chains: by how long the
+  chain runs. As SE takes the easiest hint and then looks for simpler steps again, a trial pass
+  holds only the *shortest* refutations on offer; it rates ``TRIAL_BASE`` plus ``TRIAL_SLOPE``
+  per placement of their length beyond ``TRIAL_FREE_LENGTH``, and the hardest trial pass gains
+  ``TRIAL_PASS_BONUS`` per doubling of the trial passes the puzzle needs (SE's rating is its
+  hardest step, but a puzzle that needs many forcing steps is the one whose hardest is long).
+  These four figures were fitted on the tune half of ``bench/se_correlation.py`` (the held half
+  gives the same figures; the README has both). Puzzles that even
   this cannot finish need nested trial and error (SE 9.5 to 12): their score is ``NESTED_BASE``
   plus a term in the mean log of the guesses the solution counter needs from the stuck state,
   averaged over fixed relabellings of its canonical form, so it is deterministic and invariant
@@ -61,8 +69,10 @@ from engine.logic.passes import (
 )
 from engine.logic.passes import THREE_LINKS as THREE_LINK_RUNG
 from engine.logic.state import (
+    AVOIDABLE_RECTANGLE,
     BUG_PLUS_ONE,
     FULL_HOUSE,
+    HIDDEN_RECTANGLE,
     HIDDEN_SINGLE,
     NAKED_SINGLE,
     S_DIRECT,
@@ -74,6 +84,7 @@ from engine.logic.state import (
     UNIQUE_RECTANGLE,
     X_CHAIN,
 )
+from engine.logic.uniqueness import SUBSET_STEP
 from engine.search import OUT_OF_BUDGET
 from engine.solver import MultipleSolutions, NoSolution, count_grid
 from engine.solver import workspace as solver_workspace
@@ -105,15 +116,39 @@ RATINGS: dict[str, float] = {
     "jellyfish": 5.2,
     "skyscraper": 4.0,
     "two_string_kite": 4.1,
+    # Sukaku Explainer: an empty rectangle rates as a turbot fish (TurbotFishHint: 4.2); a finned
+    # fish as its grouped strong links ("Finned X-Wing" ..., StrongLinksHint: 4.0, 5.4, 5.8 for
+    # two, three, four links, +0.3 when grouped), sashimi alike; WXYZ-wing 5.5 (WXYZWingHint's
+    # base rating, 5.5-5.6 by the pivot's size)
+    "empty_rectangle": 4.2,
+    "finned_x_wing": 4.3,
+    "finned_swordfish": 5.7,
+    "finned_jellyfish": 6.1,
+    "sashimi_x_wing": 4.3,
+    "sashimi_swordfish": 5.7,
+    "sashimi_jellyfish": 6.1,
+    "wxyz_wing": 5.5,
     "xy_wing": 4.2,
     "xyz_wing": 4.4,
     "w_wing": 6.6,
     "unique_rectangle": 4.5,
     "bug_plus_one": 5.6,
+    "hidden_rectangle": 4.6,
+    "avoidable_rectangle": 4.5,
+    "sue_de_coq": 6.6,
     "simple_colouring": 6.5,
     "x_chain": 6.5,
     "xy_chain": 6.6,
     "aic": 7.0,
+    # not in SE, which needs forcing chains (7.5 up) where these apply; HoDoKu rates grouped
+    # nice loops and ALS-XZ 20 points (of its scale) above an AIC, ALS-XY-wings 40 and ALS
+    # chains 60. Set in that order between the AIC and SE's forcing chains, where the SE ratings
+    # of the puzzles that need them lie (bench/se_correlation.py); the length bonus applies
+    "grouped_x_chain": 6.7,
+    "als_xz": 7.4,
+    "als_xy_wing": 7.5,
+    "als_chain": 7.6,
+    "grouped_aic": 7.6,  # after the ALS chains: its nodes include the ALS
     "trial_and_error": 7.5,
 }
 HIDDEN_SINGLE_IN_BOX = 1.2
@@ -121,14 +156,20 @@ TURBOT_RATING = 4.2  # an X-chain of turbot-fish length (engine.logic.chains.TUR
 TURBOT_LINKS = 5
 THREE_LINK_RATING = 5.5  # an X-chain of three strong links (Sukaku Explainer: 5.4-5.6)
 THREE_LINKS = 7
-UR_TYPE_BONUS = 0.1  # unique rectangles beyond type 1 rate a step higher, as in SE
+UR_TYPE_BONUS = 0.1  # unique and avoidable rectangles beyond type 1 rate a step higher, as in SE
 CHAIN_BONUS = 0.1  # per step of the length ladder below
 CHAIN_FREE_LINKS = 4  # chains up to this many links get no bonus
 CHAIN_GROWTH = 1.5  # each further bonus step needs this factor more links
 TIE_WIDTH = 0.09  # the continuous term stays below the smallest gap between ratings (0.1)
 TIE_HALF = 40  # iterations at which the continuous term reaches half its width
-TRIAL_SLOPE = 0.09  # rating per placement of a trial pass's mean refutation length ...
-TRIAL_FREE_LENGTH = 17.0  # ... beyond this many (see the module docstring)
+# a trial pass (its shortest refutations, engine.logic.forcing) rates TRIAL_BASE plus TRIAL_SLOPE
+# per placement of their length beyond TRIAL_FREE_LENGTH; the puzzle's hardest trial pass then
+# gains TRIAL_PASS_BONUS per doubling of the trial passes it needs (fitted on the tune half of
+# bench/se_correlation.py, see the module docstring)
+TRIAL_BASE = 7.95
+TRIAL_SLOPE = 0.06
+TRIAL_FREE_LENGTH = 8.0
+TRIAL_PASS_BONUS = 0.1
 NESTED_BASE = 9.0  # trial and error deeper than one level (SE: nested forcing chains)
 TE_SLOPE = 0.43  # score per unit of mean log2(guesses) beyond TE_FREE
 # mean log2(guesses) where the nested score starts to grow; refitted when the counter's branching
@@ -390,11 +431,26 @@ def _hardest(counts: list[int]) -> str | None:
     return next((TECHNIQUES[i] for i in reversed(range(len(counts))) if counts[i]), None)
 
 
+#: Techniques whose steps hold only for a puzzle with one solution (``assumes_uniqueness``).
+UNIQUENESS_TECHNIQUES = (
+    "unique_rectangle",
+    "bug_plus_one",
+    "hidden_rectangle",
+    "avoidable_rectangle",
+)
+_UNIQUENESS_IDS = (UNIQUE_RECTANGLE, BUG_PLUS_ONE, HIDDEN_RECTANGLE, AVOIDABLE_RECTANGLE)
+assert {TECHNIQUES[t] for t in _UNIQUENESS_IDS} == set(UNIQUENESS_TECHNIQUES), (
+    "assumes_uniqueness must test every technique of UNIQUENESS_TECHNIQUES"
+)
+
+
 @kernel
 def assumes_uniqueness(steps):
-    """True when a step is sound only for a puzzle with one solution (unique rectangle, BUG+1)."""
+    """True when a step is sound only for a puzzle with one solution (unique, hidden and
+    avoidable rectangles, BUG+1)."""
     for i in range(steps.shape[0]):
-        if steps[i, S_TECH] == UNIQUE_RECTANGLE or steps[i, S_TECH] == BUG_PLUS_ONE:
+        tech = steps[i, S_TECH]
+        if tech in (UNIQUE_RECTANGLE, BUG_PLUS_ONE, HIDDEN_RECTANGLE, AVOIDABLE_RECTANGLE):
             return True
     return False
 
@@ -422,13 +478,13 @@ def rate_steps(steps, n, ratings, direct_ratings, tally):
     A pass is rated by its easiest step, since a rater takes the easiest step on offer (by its
     hardest when the technique has a direct form: see the module docstring); the puzzle by its
     hardest pass. Steps come in pass order, so a pass's steps are contiguous.
-    A trial pass is rated by the mean length of its refutations instead (see ``_trial_rating``).
+    Trial passes are rated by the length of their refutations instead (``_trial_rating``).
     """
     hardest = 0.0
     pass_rating = 0.0
     current = -1
-    trial_links = 0.0
-    trials = 0
+    trial_passes = 0
+    trial_hardest = 0.0
     for i in range(steps.shape[0]):
         tech, extra, pass_no = steps[i, S_TECH], steps[i, S_EXTRA], steps[i, S_PASS]
         direct = steps[i, S_DIRECT]
@@ -441,41 +497,40 @@ def rate_steps(steps, n, ratings, direct_ratings, tally):
             rating = TURBOT_RATING
         elif tech == X_CHAIN and extra <= THREE_LINKS:
             rating = THREE_LINK_RATING
-        elif tech == UNIQUE_RECTANGLE and extra > 1:
-            rating += UR_TYPE_BONUS
+        elif tech in (UNIQUE_RECTANGLE, AVOIDABLE_RECTANGLE) and extra > 1:
+            rating += UR_TYPE_BONUS * (1 + extra // SUBSET_STEP)
         elif X_CHAIN <= tech < TRIAL_AND_ERROR:  # chains by their length
             limit = float(CHAIN_FREE_LINKS)
             while extra > limit:
                 rating += CHAIN_BONUS
                 limit *= CHAIN_GROWTH
+        elif tech == TRIAL_AND_ERROR:
+            rating = _trial_rating(extra)
+            if pass_no != current:
+                trial_passes += 1
+            trial_hardest = max(trial_hardest, rating)
         if direct:
             # singles: the technique whose direct form a rater would take instead; others: a flag
             rating = min(rating, direct_ratings[direct if tech <= HIDDEN_SINGLE else tech])
         if pass_no != current:
-            if trials:
-                pass_rating = _trial_rating(ratings[TRIAL_AND_ERROR], trial_links / trials)
             hardest = max(hardest, pass_rating)
             current = pass_no
             pass_rating = rating
-            trial_links = 0.0
-            trials = 0
         elif tech > HIDDEN_SINGLE and direct_ratings[tech] < ratings[tech]:
             pass_rating = max(pass_rating, rating)
         else:
             pass_rating = min(pass_rating, rating)
-        if tech == TRIAL_AND_ERROR:
-            trial_links += extra
-            trials += 1
-    if trials:
-        pass_rating = _trial_rating(ratings[TRIAL_AND_ERROR], trial_links / trials)
-    return max(hardest, pass_rating)
+    hardest = max(hardest, pass_rating)
+    if trial_passes:
+        hardest = max(hardest, trial_hardest + TRIAL_PASS_BONUS * math.log2(trial_passes))
+    return hardest
 
 
 @kernel
-def _trial_rating(base, mean_length):
-    """A pass of one-level trials, by the mean number of placements its refutations need: the
-    longer they run before the contradiction, the deeper the forcing chains SE needs there."""
-    return base + TRIAL_SLOPE * max(0.0, mean_length - TRIAL_FREE_LENGTH)
+def _trial_rating(length):
+    """A pass of one-level trials, by the placements its (shortest) refutations need: the longer
+    they run before the contradiction, the longer and more dynamic the forcing chains SE needs."""
+    return TRIAL_BASE + TRIAL_SLOPE * max(0.0, length - TRIAL_FREE_LENGTH)
 
 
 def _trial_effort(stuck: Grid) -> float:

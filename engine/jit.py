@@ -6,7 +6,8 @@ compiled twelve times, the counter's ``_search`` five, a third of the grader's c
 on a new machine. A kernel made with :func:`kernel` is typed on the plain types of its
 arguments instead (``int64``, not ``Literal[int](22)``), so each is compiled once per type
 signature. Where a constant must specialise a callee, because branches on it are pruned in a
-hot loop (the digger's kernels), use plain ``njit``.
+hot loop (the digger's kernels), use plain ``njit``. Under ``NUMBA_DISABLE_JIT=1`` a kernel is
+the plain Python function, as ``njit`` gives it (``make coverage`` runs so).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from numba import njit, types
+from numba import config, njit, types
+
+import engine.kernel_cache  # noqa: F401 (installs the cache locators before any kernel exists)
 
 
 def kernel(function: Callable[..., Any] | None = None, **options: Any) -> Any:
@@ -22,6 +25,8 @@ def kernel(function: Callable[..., Any] | None = None, **options: Any) -> Any:
 
     def decorate(python_function: Callable[..., Any]) -> Any:
         dispatcher = njit(cache=True, **options)(python_function)
+        if config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1 (coverage runs): the plain Python function
+            return dispatcher
         call_template = dispatcher.get_call_template
 
         def plain_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from engine.grade import Grade
 from engine.logic.names import NAMES, SINGLES
 from engine.logic.state import S_EXTRA
+from engine.logic.uniqueness import SUBSET_STEP
 
 
 @dataclass(frozen=True)
@@ -34,9 +35,10 @@ class PathStep:
 
 
 def display_name(technique: str, detail: int) -> str:
-    """The technique's display name; a unique rectangle's carries its type, as HoDoKu's do."""
-    if technique == "unique_rectangle" and detail > 0:
-        return f"{NAMES[technique]} Type {detail}"
+    """The technique's display name; a unique or avoidable rectangle's carries its type, as
+    HoDoKu's do (a type 3's detail also counts its subset's digits: see engine.grade)."""
+    if technique in ("unique_rectangle", "avoidable_rectangle") and detail > 0:
+        return f"{NAMES[technique]} Type {detail % SUBSET_STEP}"
     return NAMES[technique]
 
 

@@ -64,16 +64,18 @@ def _within(value: Figure, band: tuple[float, float] | None) -> bool | np.ndarra
     return True if band is None else (band[0] <= value) & (value <= band[1])
 
 
-#: Default bands, easiest first, by score on the Sudoku Explainer scale (see engine.grade):
-#: easy = singles and direct locked candidates / hidden pairs (up to 2.3 + 0.09), medium = locked
-#: candidates, pairs and X-wings (2.6-3.4), hard = triples, swordfish, XY/XYZ-wings, quads and
-#: jellyfish (3.6-5.4), expert = colouring and chains (6.5+), extreme = trial and error (7.5+).
+#: Default bands, easiest first, by score on the Sudoku Explainer scale (see engine.grade), each
+#: the SE range it holds (measured on SE-rated puzzles, bench/se_correlation.py, README):
+#: easy = singles and direct locked candidates / hidden pairs (SE below 2.5), medium = locked
+#: candidates, pairs and X-wings (SE 2.5-3.4), hard = triples, swordfish, wings, short X-chains,
+#: unique rectangles, quads, BUG (SE 3.5-5.9), expert = colouring and chains, no trial (SE
+#: 6.0-7.4), extreme = forcing chains, i.e. trial (SE 7.5 up; from ``TRIAL_BASE``, 7.95).
 DEFAULT_TIERS: dict[str, Tier] = {
     "easy": Tier("easy", score=(0.0, 2.5)),
     "medium": Tier("medium", score=(2.5, 3.5)),
     "hard": Tier("hard", score=(3.5, 6.0)),
-    "expert": Tier("expert", score=(6.0, 7.5)),
-    "extreme": Tier("extreme", score=(7.5, math.inf)),
+    "expert": Tier("expert", score=(6.0, 7.9)),
+    "extreme": Tier("extreme", score=(7.9, math.inf)),
 }
 TIERS: tuple[str, ...] = tuple(DEFAULT_TIERS)
 
@@ -106,8 +108,9 @@ def tier_indices(
 def tiers_from_mapping(mapping: Mapping[str, Any]) -> dict[str, Tier]:
     """Bands from a parsed ``[tiers]`` TOML table ({name: {key: value}}), in table order.
 
-    Raises :class:`InvalidTiers` naming the dotted key, e.g. ``tiers.hard.score: expected
-    [min, max] floats``.
+    The one parser of bands from tables (recipes use it): keys, [min, max] pairs, technique
+    names, and ``needs`` no harder than ``hardest``. Raises :class:`InvalidTiers` naming the
+    dotted key, e.g. ``tiers.hard.score: expected [min, max] floats``.
     """
     if not isinstance(mapping, Mapping):
         raise InvalidTiers(f"tiers: expected a table of tier bands, got {mapping!r}")
@@ -121,7 +124,7 @@ def tiers_from_mapping(mapping: Mapping[str, Any]) -> dict[str, Tier]:
             raise InvalidTiers(
                 f"{where}.{unknown[0]}: unknown key; a band has {', '.join(BAND_KEYS)}"
             )
-        bands[name] = Tier(
+        band = Tier(
             name=name,
             score=_pair(table, "score", where, float),
             iterations=_pair(table, "iterations", where, int),
@@ -129,6 +132,12 @@ def tiers_from_mapping(mapping: Mapping[str, Any]) -> dict[str, Tier]:
             hardest=_technique(table, "hardest", where),
             needs=_technique(table, "needs", where),
         )
+        order = [TECHNIQUE_INDEX[t] for t in (band.hardest, band.needs) if t]
+        if len(order) == 2 and order[1] > order[0]:
+            raise InvalidTiers(
+                f"{where}.needs: {band.needs!r} is harder than hardest = {band.hardest!r}"
+            )
+        bands[name] = band
     return bands
 
 
@@ -154,7 +163,7 @@ def _technique(table: Mapping[str, Any], key: str, where: str) -> str | None:
     if key not in table:
         return None
     value = table[key]
-    if value not in TECHNIQUE_INDEX:
+    if not isinstance(value, str) or value not in TECHNIQUE_INDEX:
         raise InvalidTiers(
             f"{where}.{key}: unknown technique {value!r}; expected one of {', '.join(TECHNIQUES)}"
         )

@@ -78,20 +78,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from engine.canon import check_canon_size
 from engine.dig import SYMMETRIES, tiers_for
-from engine.geometry import MAX_SIZE, MIN_SIZE, default_box, geometry, parse_box
-from engine.logic.state import TECHNIQUE_INDEX, TECHNIQUES
+from engine.geometry import box_shape, geometry
 from engine.tiers import BAND_KEYS, TIERS, InvalidTiers, Tier, tiers_from_mapping
 from pipeline.render.book import LAYOUTS
-from pipeline.render.options import (
-    IMPOSITIONS,
-    MAX_ANSWERS_PER_PAGE,
-    MAX_TRIM_INCHES,
-    MIN_TRIM_INCHES,
-    PrintOptionError,
-    PrintOptions,
-)
-from pipeline.render.page import BINDINGS, CUSTOM, SADDLE_STITCH, TRIMS
+from pipeline.render.options import PrintOptionError, PrintOptions
+from pipeline.render.page import CUSTOM
 from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address
 
 BACKENDS = ("loky", "dask")
@@ -129,6 +122,8 @@ PRINT_KEYS = (
     "large_print",
 )
 TRIM_KEYS = ("width", "height")
+# [print] keys passed to PrintOptions as they are (trim and worked_solutions are read first)
+PRINT_OPTION_KEYS = tuple(k for k in PRINT_KEYS if k not in ("trim", "about", "worked_solutions"))
 SECTION_KEYS = (
     "title",
     "size",
@@ -334,10 +329,6 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def _shown(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -348,16 +339,11 @@ def _listed(choices: tuple[object, ...]) -> str:
 
 
 def _tiers(top: _Table) -> tuple[Tier, ...]:
-    """Bands from ``[tiers.<name>]``, parsed by the engine; here: names, keys, technique ids."""
+    """Bands from ``[tiers.<name>]``: names checked here, the bands by the engine's parser."""
     tiers = top.table("tiers", None)
     for name in tiers.value:
         if not isinstance(name, str) or not TIER_NAME.match(name):
             tiers.fail(str(name), "bad tier name; allowed: lower-case letters, digits, '_', '-'")
-        band = tiers.table(name, BAND_KEYS)
-        hardest = band.string("hardest", None, TECHNIQUES)
-        needs = band.string("needs", None, TECHNIQUES)
-        if hardest and needs and TECHNIQUE_INDEX[needs] > TECHNIQUE_INDEX[hardest]:
-            band.fail("needs", f"{needs!r} is harder than hardest = {hardest!r}")
     try:
         return tuple(tiers_from_mapping(tiers.value).values())
     except InvalidTiers as exc:  # its message starts with the dotted key
@@ -389,48 +375,27 @@ def _parallel(top: _Table, base: Path = Path()) -> ParallelSpec:
 
 
 def _trim(table: _Table) -> dict[str, Any]:
-    """PrintOptions fields for ``trim``: a named size or a custom ``{width, height}`` in inches."""
+    """PrintOptions fields for ``trim``: a named size or a custom ``{width, height}`` in inches
+    (their values are checked by PrintOptions)."""
     value = table.get("trim", None)
-    if value is None:
-        return {}
-    if isinstance(value, str):
-        return {"trim": table.string("trim", "letter", tuple(TRIMS))}
-    if not isinstance(value, Mapping):
-        table.fail("trim", f"got {_shown(value)}; allowed: {_listed(tuple(TRIMS))} or a table")
+    if value is None or not isinstance(value, Mapping):
+        return {} if value is None else {"trim": value}
     custom = table.table("trim", TRIM_KEYS)
-    size = {}
-    for side in ("width", "height"):
-        inches = custom.get(side, _REQUIRED)
-        if not _is_number(inches) or not MIN_TRIM_INCHES <= inches <= MAX_TRIM_INCHES:
-            allowed = f"inches from {MIN_TRIM_INCHES} to {MAX_TRIM_INCHES}"
-            custom.fail(side, f"got {_shown(inches)}; allowed: {allowed}")
-        size[side] = float(inches)
-    return {"trim": CUSTOM, **size}
+    return {"trim": CUSTOM, **{side: custom.get(side, _REQUIRED) for side in TRIM_KEYS}}
 
 
 def _print(top: _Table, tier_names: tuple[str, ...]) -> PrintSpec:
+    """The ``[print]`` table: its keys read here, their values checked by PrintOptions."""
     table = top.table("print", PRINT_KEYS)
-    defaults = PrintOptions()
-    fields = {
-        **_trim(table),
-        "bleed": table.boolean("bleed", defaults.bleed),
-        "imposition": table.string("imposition", defaults.imposition, IMPOSITIONS),
-        "binding": table.string("binding", defaults.binding, BINDINGS),
-        "shade_answers": table.boolean("shade_answers", defaults.shade_answers),
-        "answers_per_page": table.integer(
-            "answers_per_page", defaults.answers_per_page, 1, MAX_ANSWERS_PER_PAGE
-        ),
-        "hints": table.boolean("hints", defaults.hints),
-        "worked_solutions": _tier_list(table, "worked_solutions", tier_names),
-        "large_print": table.boolean("large_print", defaults.large_print),
-    }
-    if fields["imposition"] == SADDLE_STITCH and fields["binding"] != SADDLE_STITCH:
-        table.fail("imposition", f'"{SADDLE_STITCH}" needs binding = "{SADDLE_STITCH}"')
+    fields = {key: table.value[key] for key in PRINT_OPTION_KEYS if key in table.value}
+    fields.update(_trim(table))
+    fields["worked_solutions"] = _tier_list(table, "worked_solutions", tier_names)
     about = table.boolean("about", True)
     try:
         return PrintSpec(PrintOptions(**fields), about)
-    except PrintOptionError as exc:  # the renderer's own checks, should ours ever fall behind
-        table.fail("", str(exc))
+    except PrintOptionError as exc:
+        key = f"trim.{exc.field}" if exc.field in TRIM_KEYS else exc.field
+        table.fail(key, exc.problem)
 
 
 def _tier_list(table: _Table, key: str, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -447,23 +412,15 @@ def _tier_list(table: _Table, key: str, names: tuple[str, ...]) -> tuple[str, ..
 
 def _shape(table: _Table) -> tuple[int, int, int]:
     """(size, box rows, box cols) from ``size`` and/or ``box``."""
-    size = table.integer("size", None, MIN_SIZE, MAX_SIZE)
+    size = table.integer("size", None)
     box = table.string("box", None)
-    if box is not None:
-        try:
-            rows, cols = parse_box(box)
-        except ValueError:
-            table.fail("box", f"got {box!r}; allowed: ROWSxCOLS such as 3x3 or 2x3")
-        fits = f"multiplying to {size}" if size else f"multiplying to at most {MAX_SIZE}"
-        if rows < 2 or cols < 2 or rows * cols != (size or min(rows * cols, MAX_SIZE)):
-            table.fail("box", f"got {box!r}; allowed: ROWSxCOLS, each >= 2, {fits}")
-        return rows * cols, rows, cols
-    size = DEFAULT_SIZE if size is None else size
-    try:
-        rows, cols = default_box(size)
-    except ValueError:
-        table.fail("size", f"got {size}; allowed: {MIN_SIZE} to {MAX_SIZE}, not prime")
-    return size, rows, cols
+    try:  # the range and fit of both: engine.geometry.box_shape; every puzzle's id needs its form
+        rows, cols = box_shape(DEFAULT_SIZE if size is None and box is None else size, box)
+        check_canon_size(rows * cols)
+    except ValueError as exc:
+        key = "size" if box is None else "box"
+        table.fail(key, f"got {_shown(table.value[key])}; {exc}")
+    return rows * cols, rows, cols
 
 
 def _source(table: _Table, base: Path) -> Path | None:

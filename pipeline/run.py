@@ -99,7 +99,7 @@ RUN_ID_HASH = 10  # hex digits of the recipe hash in a run id
 MAX_RESERVE_ROUNDS = 20  # times a run chooses again because books running beside it took ids
 MAX_DIG_ATTEMPTS = 25  # fresh grids tried for one puzzle before the section is declared stuck
 MAX_DEDUPE_ROUNDS = 20  # rounds of replacement chunks before giving up on new puzzles
-VERSIONED = ("numpy", "numba", "polars", "pyarrow", "joblib", "reportlab")
+VERSIONED = ("numpy", "numba", "pyarrow", "joblib", "reportlab")
 BANDS_KEY = b"sudoku.bands"  # puzzles.parquet metadata: the bands used per box shape (JSON)
 #: Items per seeded chunk of ``pipeline generate`` and ``pipeline dig``: fixed, so their
 #: ``--chunk-size`` (items per task, in whole seeded chunks) never changes what they make.

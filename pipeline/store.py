@@ -113,7 +113,10 @@ class StoreError(ValueError):
 
 
 def puzzle_id(box_rows: int, box_cols: int, canonical: str) -> str:
-    """Stable id of a puzzle from its canonical form: equal for a puzzle and its disguises."""
+    """Stable id of a puzzle from its canonical form: equal for a puzzle and its disguises,
+    transposes included. The shape is hashed as the form's (wide boxes: 3x2 hashes as 2x3), as
+    tall boxes' forms are their wide transposes (:func:`engine.canon.form_geometry`)."""
+    box_rows, box_cols = sorted((box_rows, box_cols))
     digest = hashlib.sha256(f"{box_rows}x{box_cols}:{canonical}".encode())
     return digest.hexdigest()[:ID_LENGTH]
 

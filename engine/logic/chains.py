@@ -26,6 +26,9 @@ import numpy as np
 from engine.jit import kernel
 from engine.logic.state import (
     AIC,
+    ALS_CHAIN,
+    ALS_XY_WING,
+    ALS_XZ,
     T_CELL_UNITS,
     T_PEER_BITS,
     T_UNIT_POS,
@@ -52,17 +55,17 @@ THREE_LINK_LEVELS = 3
 
 
 @kernel
-def _set(rows, x, y):
+def set_bit(rows, x, y):
     rows[x, y >> 6] |= bit(y & 63)
 
 
 @kernel
-def _has(rows, x, y):
+def has_bit(rows, x, y):
     return rows[x, y >> 6] & bit(y & 63) != U0
 
 
 @kernel
-def _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong):
+def chain_links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong):
     """Fill the weak and strong link sets of every candidate for a chain kind."""
     units, cell_units, unit_pos = T[T_UNITS], T[T_CELL_UNITS], T[T_UNIT_POS]
     n = units.shape[1]
@@ -75,16 +78,16 @@ def _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, str
             while layer:
                 low = lowest_bit(layer)
                 layer ^= low
-                _set(weak, x, node_of[units[u, bit_index(low)] * n + digit])
+                set_bit(weak, x, node_of[units[u, bit_index(low)] * n + digit])
         m = cand[cell] ^ b
         if tech == AIC:
             others = m
             while others:
                 o = lowest_bit(others)
                 others ^= o
-                _set(weak, x, node_of[cell * n + bit_index(o)])
+                set_bit(weak, x, node_of[cell * n + bit_index(o)])
         if tech != X_CHAIN and popcount(m) == 1:
-            _set(strong, x, node_of[cell * n + bit_index(m)])
+            set_bit(strong, x, node_of[cell * n + bit_index(m)])
         if tech != XY_CHAIN:
             for k in range(3):
                 u = cell_units[cell, k]
@@ -95,7 +98,7 @@ def _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, str
                         layer ^= low
                         c2 = units[u, bit_index(low)]
                         if c2 != cell:
-                            _set(strong, x, node_of[c2 * n + digit])
+                            set_bit(strong, x, node_of[c2 * n + digit])
 
 
 @kernel
@@ -121,7 +124,7 @@ def _link_between(weak, strong, x, y, words):
             low = lowest_bit(m)
             m ^= low
             w = j * 64 + bit_index(low)
-            if _has(strong, w, y):
+            if has_bit(strong, w, y):
                 return w
     return -1
 
@@ -160,6 +163,8 @@ def _x_chains(cand, pos, T, rec, max_level):
     linked = np.empty(words, dtype=np.uint64)
     node_cell = np.arange(ncells)
     node_digit = np.empty(ncells, dtype=np.int64)
+    no_groups = np.zeros((1, 1), dtype=np.uint64)
+    no_sets = np.zeros(0, dtype=np.int64)
     for d in range(n):
         digit_cells(pos, units, d, holders)
         for j in range(words):
@@ -177,8 +182,8 @@ def _x_chains(cand, pos, T, rec, max_level):
             if popcount(layer) == 2:
                 first = lowest_bit(layer)
                 a, b = units[u, bit_index(first)], units[u, bit_index(layer ^ first)]
-                _set(strong, a, b)
-                _set(strong, b, a)
+                set_bit(strong, a, b)
+                set_bit(strong, b, a)
                 linked[a >> 6] |= bit(a & 63)
                 linked[b >> 6] |= bit(b & 63)
         node_digit[:] = d
@@ -195,14 +200,16 @@ def _x_chains(cand, pos, T, rec, max_level):
             reached,
             node_cell,
             node_digit,
+            no_groups,
+            no_sets,
             max_level,
         )
 
 
 @kernel
-def _search(cand, placed, pos, T, rec, tech, max_level):
-    """The chain search over every candidate (see the module docstring)."""
-    n = T[T_UNITS].shape[1]
+def candidate_nodes(cand, placed, n):
+    """Every open cell's candidates as chain nodes, in cell order: (node_cell, node_digit,
+    node_of), ``node_of[cell * n + digit]`` the node of a candidate (-1 if none)."""
     ncells = cand.shape[0]
     node_of = np.full(ncells * n, -1, dtype=np.int64)
     count = 0
@@ -222,18 +229,41 @@ def _search(cand, placed, pos, T, rec, tech, max_level):
                 node_digit[count] = bit_index(low)
                 node_of[cell * n + bit_index(low)] = count
                 count += 1
+    return node_cell, node_digit, node_of
+
+
+@kernel
+def _search(cand, placed, pos, T, rec, tech, max_level):
+    """The chain search over every candidate (see the module docstring)."""
+    node_cell, node_digit, node_of = candidate_nodes(cand, placed, T[T_UNITS].shape[1])
+    count = node_cell.shape[0]
     words = (count + 63) // 64
     weak = np.zeros((count, words), dtype=np.uint64)
     strong = np.zeros((count, words), dtype=np.uint64)
-    step = np.zeros((count, words), dtype=np.uint64)
-    _links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong)
-    nodes = np.zeros(words, dtype=np.uint64)  # every candidate
-    linked = np.zeros(words, dtype=np.uint64)  # those with a strong link
+    chain_links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong)
+    no_groups = np.zeros((1, 1), dtype=np.uint64)  # every node is one candidate
+    no_sets = np.zeros(0, dtype=np.int64)
+    refute_all(
+        rec, cand, tech, count, weak, strong, node_cell, node_digit, no_groups, no_sets, max_level
+    )
+
+
+@kernel
+def refute_all(
+    rec, cand, tech, starts, weak, strong, node_cell, node_digit, group_cells, owner, max_level
+):
+    """Refute every candidate node (the first ``starts`` nodes) by the shortest chain over the
+    link sets ``weak`` and ``strong`` (``owner``: see :func:`_record`)."""
+    count, words = weak.shape
+    nodes = np.zeros(words, dtype=np.uint64)  # the candidates: where chains start
+    linked = np.zeros(words, dtype=np.uint64)  # the nodes with a strong link
     for x in range(count):
-        nodes[x >> 6] |= bit(x & 63)
+        if x < starts:
+            nodes[x >> 6] |= bit(x & 63)
         for i in range(words):
             if strong[x, i]:
                 linked[x >> 6] |= bit(x & 63)
+    step = np.zeros((count, words), dtype=np.uint64)
     levels = np.zeros((min(max_level, count) + 2, words), dtype=np.uint64)
     reached = np.zeros(words, dtype=np.uint64)
     _refute(
@@ -249,6 +279,8 @@ def _search(cand, placed, pos, T, rec, tech, max_level):
         reached,
         node_cell,
         node_digit,
+        group_cells,
+        owner,
         max_level,
     )
 
@@ -267,6 +299,8 @@ def _refute(
     reached,
     node_cell,
     node_digit,
+    group_cells,
+    owner,
     max_level,
 ):
     """Record every candidate of the bitset ``nodes`` (in order) that a chain of at most
@@ -322,16 +356,36 @@ def _refute(
                         hit = True
             if hit:
                 _record(
-                    rec, cand, tech, z, level, levels, weak, strong, step, node_cell, node_digit
+                    rec,
+                    cand,
+                    tech,
+                    z,
+                    level,
+                    levels,
+                    weak,
+                    strong,
+                    step,
+                    node_cell,
+                    node_digit,
+                    group_cells,
+                    owner,
                 )
 
 
 @kernel
-def _record(rec, cand, tech, z, level, levels, weak, strong, step, node_cell, node_digit):
-    """Trace the chain back from its last true candidate and record the elimination of z."""
+def _record(
+    rec, cand, tech, z, level, levels, weak, strong, step, node_cell, node_digit, group_cells, owner
+):
+    """Trace the chain back from its last true candidate and record the elimination of z.
+
+    A chain over almost locked sets (``owner[x]``: the ALS of node x, -1 for none; an empty
+    ``owner`` for chains without ALS) is named by how many ALS it passes through: two make an
+    ALS-XZ (doubly linked when it goes back to the first), three an ALS-XY-wing, more a chain.
+    """
     words = weak.shape[1]
     start = mark(rec)
     digits = bit(node_digit[z])
+    sets = np.full(2 * level, -1, dtype=np.int64) if owner.shape[0] else np.zeros(0, np.int64)
     # the last candidate made true: at this level and weakly linked to z
     y = -1
     for j in range(words):
@@ -357,9 +411,47 @@ def _record(rec, cand, tech, z, level, levels, weak, strong, step, node_cell, no
                 if found:
                     break
         w = _link_between(weak, strong, x, y, words)
-        add_proof(rec, node_cell[y])
-        add_proof(rec, node_cell[w])
+        _add_node(rec, node_cell, group_cells, y)
+        _add_node(rec, node_cell, group_cells, w)
         digits |= bit(node_digit[y]) | bit(node_digit[w])
+        if sets.shape[0]:
+            _note_set(sets, owner[y])
+            _note_set(sets, owner[w])
         y = x
     eliminate(rec, cand, node_cell[z], node_digit[z])
+    if ALS_XZ <= tech <= ALS_CHAIN:
+        distinct = 0
+        for s in sets:
+            distinct += s >= 0
+        tech = ALS_XZ if distinct <= 2 else ALS_XY_WING if distinct == 3 else ALS_CHAIN
     commit(rec, start, tech, 2 * level + 1, digits)
+
+
+@kernel
+def _note_set(sets, als):
+    """Add an ALS number to the distinct ones in ``sets`` (-1 marks free slots)."""
+    if als < 0:
+        return
+    for i in range(sets.shape[0]):
+        if sets[i] == als:
+            return
+        if sets[i] < 0:
+            sets[i] = als
+            return
+
+
+@kernel
+def _add_node(rec, node_cell, group_cells, x):
+    """Add a node's cells to the proof: its cell, or for a node of several cells (a group or an
+    almost locked set's cells of a digit; ``node_cell`` = -1 - its row) its row of
+    ``group_cells``, a bitset over the cells."""
+    if node_cell[x] >= 0:
+        add_proof(rec, node_cell[x])
+        return
+    row = -1 - node_cell[x]
+    for j in range(group_cells.shape[1]):
+        m = group_cells[row, j]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            add_proof(rec, j * 64 + bit_index(low))

@@ -15,6 +15,7 @@ import numpy as np
 
 from engine.jit import kernel
 from engine.logic.state import (
+    T_CELL_UNITS,
     T_PEERS,
     T_UNITS,
     TRIAL_AND_ERROR,
@@ -22,7 +23,6 @@ from engine.logic.state import (
     add_proof,
     bit,
     bit_index,
-    build_layers,
     commit,
     eliminate,
     lowest_bit,
@@ -32,26 +32,43 @@ from engine.logic.state import (
 
 
 @kernel
-def trial(cand, placed, T, cell, digit, pos, fresh, found):
+def trial(cand, placed, T, cell, digit, scratch, limit):
     """Place ``digit`` at ``cell`` in the given (scratch) state and propagate singles.
 
     Propagation runs in synchronous rounds, like passes (all singles of the state at the start of
     a round, then all their peer eliminations), so the outcome and the count do not depend on
-    scan order. Returns the number of placements made, negated when they end in a contradiction.
+    scan order. Returns the number of placements made, negated when they end in a contradiction;
+    gives up (a positive count) once more than ``limit`` placements are made without one.
+    The state it starts from has no single (the trial rung comes after the singles rung), so
+    a round looks for singles only in the cells and units its eliminations touched.
+    ``scratch``: (fresh, found, touched cells, touched units, stamps), see ``find_forcing``.
     """
-    peers, units = T[T_PEERS], T[T_UNITS]
+    fresh, found, cells, touched, stamp = scratch
+    peers, units, cell_units = T[T_PEERS], T[T_UNITS], T[T_CELL_UNITS]
     n = units.shape[1]
-    ncells = cand.shape[0]
+    full = U0
+    for d in range(n):
+        full |= bit(d)
     placed[cell] = digit + 1
     cand[cell] = bit(digit)
     fresh[0] = cell
     count = 1
     made = 1
     while True:
+        stamp[0] += 1
+        mark_cells = stamp[0]
+        changed = 0
+        units_touched = 0
         # eliminations from this round's placements
         for i in range(count):
             c = fresh[i]
             b = cand[c]
+            for k in range(3):
+                u = cell_units[c, k]
+                if stamp[1 + cand.shape[0] + u] != mark_cells:
+                    stamp[1 + cand.shape[0] + u] = mark_cells
+                    touched[units_touched] = u
+                    units_touched += 1
             for k in range(peers.shape[1]):
                 p = peers[c, k]
                 if placed[p] == placed[c]:
@@ -60,36 +77,59 @@ def trial(cand, placed, T, cell, digit, pos, fresh, found):
                     cand[p] ^= b
                     if cand[p] == U0:
                         return -made
-        # every single of the resulting state
-        found[:] = 0
+                    if stamp[1 + p] != mark_cells:
+                        stamp[1 + p] = mark_cells
+                        cells[changed] = p
+                        changed += 1
+                        for j in range(3):
+                            u = cell_units[p, j]
+                            if stamp[1 + cand.shape[0] + u] != mark_cells:
+                                stamp[1 + cand.shape[0] + u] = mark_cells
+                                touched[units_touched] = u
+                                units_touched += 1
+        # the singles of the resulting state: naked ones among the changed cells ...
         count = 0
-        for c in range(ncells):
-            if placed[c] == 0 and popcount(cand[c]) == 1:
+        for i in range(changed):
+            c = cells[i]
+            found[c] = 0
+            if popcount(cand[c]) == 1:
                 found[c] = bit_index(cand[c]) + 1
                 fresh[count] = c
                 count += 1
-        build_layers(cand, placed, T, pos)
-        for u in range(units.shape[0]):
+        # ... and hidden ones in the touched units
+        for i in range(units_touched):
+            u = units[touched[i]]
+            once = U0
+            twice = U0
             done = U0
             for k in range(n):
-                v = placed[units[u, k]]
-                if v:
-                    done |= bit(v - 1)
-            for d in range(n):
-                layer = pos[d, u]
-                if done & bit(d) or popcount(layer) > 1:
-                    continue
-                if layer == U0:
-                    return -made  # the digit has no place left in the unit
-                c = units[u, bit_index(layer)]
-                if found[c] == 0:
+                c = u[k]
+                if placed[c]:
+                    done |= bit(placed[c] - 1)
+                else:
+                    twice |= once & cand[c]
+                    once |= cand[c]
+            if (once | done) != full:
+                return -made  # a digit has no place left in the unit
+            lone = once & ~twice & ~done
+            while lone:
+                low = lowest_bit(lone)
+                lone ^= low
+                d = bit_index(low)
+                for k in range(n):
+                    c = u[k]
+                    if placed[c] == 0 and cand[c] & low:
+                        break
+                if stamp[1 + c] != mark_cells or found[c] == 0:
+                    if stamp[1 + c] != mark_cells:
+                        stamp[1 + c] = mark_cells
                     found[c] = d + 1
                     fresh[count] = c
                     count += 1
                 elif found[c] != d + 1:
                     return -made  # one cell would take two digits
-        if count == 0:
-            return made
+        if count == 0 or made + count > limit:
+            return made + count
         for i in range(count):
             c = fresh[i]
             placed[c] = found[c]
@@ -99,15 +139,24 @@ def trial(cand, placed, T, cell, digit, pos, fresh, found):
 
 @kernel
 def find_forcing(cand, placed, T, rec):
-    """Record every candidate that one trial (singles only) refutes."""
+    """Record the shortest refutations: every candidate that one trial (singles only) refutes
+    in the fewest placements. A rater takes the easiest forcing chain on offer, then looks for
+    simpler steps again, so a pass holds only those; trials stop once they run longer."""
     units = T[T_UNITS]
     n = units.shape[1]
     ncells = cand.shape[0]
     scratch_cand = np.empty_like(cand)
     scratch_placed = np.empty_like(placed)
-    pos = np.zeros((n, units.shape[0]), dtype=np.uint64)
-    fresh = np.zeros(ncells, dtype=np.int64)
-    found = np.zeros(ncells, dtype=np.int64)
+    scratch = (
+        np.zeros(ncells, dtype=np.int64),  # this round's singles
+        np.zeros(ncells, dtype=np.int64),  # the digit each takes (valid where stamped)
+        np.zeros(ncells, dtype=np.int64),  # the cells this round's eliminations touched
+        np.zeros(units.shape[0], dtype=np.int64),  # ... and their units
+        np.zeros(1 + ncells + units.shape[0], dtype=np.int64),  # round stamps: cells, units
+    )
+    refuted = np.zeros(ncells * n, dtype=np.int64)  # cell * n + digit of each shortest refutation
+    count = 0
+    best = ncells + 1
     for cell in range(ncells):
         if placed[cell]:
             continue
@@ -118,9 +167,16 @@ def find_forcing(cand, placed, T, rec):
             digit = bit_index(low)
             scratch_cand[:] = cand
             scratch_placed[:] = placed
-            made = trial(scratch_cand, scratch_placed, T, cell, digit, pos, fresh, found)
+            made = trial(scratch_cand, scratch_placed, T, cell, digit, scratch, best)
             if made < 0:
-                start = mark(rec)
-                add_proof(rec, cell)
-                eliminate(rec, cand, cell, digit)
-                commit(rec, start, TRIAL_AND_ERROR, -made, low)
+                if -made < best:
+                    best = -made
+                    count = 0
+                refuted[count] = cell * n + digit
+                count += 1
+    for i in range(count):
+        cell, digit = refuted[i] // n, refuted[i] % n
+        start = mark(rec)
+        add_proof(rec, cell)
+        eliminate(rec, cand, cell, digit)
+        commit(rec, start, TRIAL_AND_ERROR, best, bit(digit))

@@ -32,21 +32,33 @@ from engine.geometry import Geometry
 from engine.jit import kernel
 from engine.logic.chains import THREE_LINK_LEVELS, TURBOT_LEVELS, find_chains
 from engine.logic.colouring import find_colouring
-from engine.logic.fish import find_fish
+from engine.logic.fish import find_finned_fish, find_fish
 from engine.logic.forcing import find_forcing
+from engine.logic.group_chains import find_als, find_grouped
 from engine.logic.intersections import find_locked
-from engine.logic.single_digit import find_turbot
+from engine.logic.single_digit import find_empty_rectangles, find_turbot
 from engine.logic.singles import find_singles
 from engine.logic.state import (
     AIC,
+    ALS_CHAIN,
+    ALS_XY_WING,
+    ALS_XZ,
+    AVOIDABLE_RECTANGLE,
     BUG_PLUS_ONE,
     C_EFFECTS,
     C_OVERFLOW,
     C_PROOF,
     C_STEPS,
+    EMPTY_RECTANGLE,
+    FINNED_JELLYFISH,
+    FINNED_SWORDFISH,
+    FINNED_X_WING,
     FULL_HOUSE,
+    GROUPED_AIC,
+    GROUPED_X_CHAIN,
     HIDDEN_PAIR,
     HIDDEN_QUAD,
+    HIDDEN_RECTANGLE,
     HIDDEN_SINGLE,
     HIDDEN_TRIPLE,
     JELLYFISH,
@@ -65,8 +77,10 @@ from engine.logic.state import (
     S_PROOF0,
     S_PROOF1,
     S_TECH,
+    SASHIMI_X_WING,
     SIMPLE_COLOURING,
     SKYSCRAPER,
+    SUE_DE_COQ,
     SWORDFISH,
     T_CELL_UNITS,
     T_PEERS,
@@ -77,7 +91,10 @@ from engine.logic.state import (
     TWO_STRING_KITE,
     U0,
     UNIQUE_RECTANGLE,
+    W_GIVEN,
     W_WING,
+    WORK_ARRAYS,
+    WXYZ_WING,
     X_CHAIN,
     X_WING,
     XY_CHAIN,
@@ -95,8 +112,9 @@ from engine.logic.state import (
     tables,
 )
 from engine.logic.subsets import find_subsets
-from engine.logic.uniqueness import find_bug, find_unique_rectangles
-from engine.logic.wings import find_wings
+from engine.logic.sue_de_coq import find_sue_de_coq
+from engine.logic.uniqueness import find_avoidable_rectangles, find_bug, find_unique_rectangles
+from engine.logic.wings import find_wings, find_wxyz_wings
 
 #: Rungs that are no technique of their own: X-chains of turbot-fish length and of three strong
 #: links, which SE rates below the other chains (recorded as X_CHAIN).
@@ -105,7 +123,14 @@ THREE_LINKS = TURBOT + 1
 
 #: Rungs of the pass loop, easiest first by Sudoku Explainer rating (as Sukaku Explainer, which
 #: rates the single-digit patterns with the wings); FULL_HOUSE stands for the singles rung (all
-#: three singles).
+#: three singles), a finned fish's rung finds the sashimi fish of its size too. SE rates unique
+#: rectangles 4.5 (type 1) to 4.8 (UniqueLoopHint and its type hints: +0.1 for types 2 and 4,
+#: +0.1 per naked-subset digit for type 3); it has no avoidable or hidden rectangle, which HoDoKu
+#: scores as unique rectangles (100), so they follow them. SE has no Sue de Coq either: HoDoKu
+#: scores it 250, between the W-wing (150) and the X-chain (260). The grouped and ALS rungs come
+#: after the chains, as HoDoKu rates them. The ALS_XZ rung stands for the three ALS techniques:
+#: it climbs ALS-XZ, ALS-XY-wing and ALS chains on one node graph (``find_als``); the grouped
+#: AIC, whose nodes include the ALS, comes after it.
 RUNGS = (
     FULL_HOUSE,
     LOCKED_POINTING,
@@ -118,22 +143,52 @@ RUNGS = (
     HIDDEN_TRIPLE,
     SKYSCRAPER,
     TWO_STRING_KITE,
+    EMPTY_RECTANGLE,
     TURBOT,
     XY_WING,
+    FINNED_X_WING,
     XYZ_WING,
     UNIQUE_RECTANGLE,
+    AVOIDABLE_RECTANGLE,
+    HIDDEN_RECTANGLE,
     NAKED_QUAD,
     JELLYFISH,
     HIDDEN_QUAD,
     THREE_LINKS,
+    WXYZ_WING,
     BUG_PLUS_ONE,
+    FINNED_SWORDFISH,
+    FINNED_JELLYFISH,
     SIMPLE_COLOURING,
     W_WING,
+    SUE_DE_COQ,
     X_CHAIN,
     XY_CHAIN,
+    GROUPED_X_CHAIN,
     AIC,
+    ALS_XZ,
+    GROUPED_AIC,
     TRIAL_AND_ERROR,
 )
+
+# run_rung dispatches on runs of ids and on offsets between them: reordering TECHNIQUES must
+# fail here, not give wrong deductions
+assert len(set(RUNGS)) == len(RUNGS), "a rung is listed twice"
+_FOUND_BY_OTHER_RUNGS = {NAKED_SINGLE, HIDDEN_SINGLE, ALS_XY_WING, ALS_CHAIN}
+_FOUND_BY_OTHER_RUNGS |= {SASHIMI_X_WING, SASHIMI_X_WING + 1, SASHIMI_X_WING + 2}
+assert set(RUNGS) >= set(range(len(TECHNIQUES))) - _FOUND_BY_OTHER_RUNGS, "a technique lacks a rung"
+_RUNS = (
+    ("naked_pair", "hidden_pair", "naked_triple", "hidden_triple", "naked_quad", "hidden_quad"),
+    ("x_wing", "swordfish", "jellyfish"),
+    ("finned_x_wing", "finned_swordfish", "finned_jellyfish"),
+    ("sashimi_x_wing", "sashimi_swordfish", "sashimi_jellyfish"),
+    ("xy_wing", "xyz_wing", "w_wing"),
+    ("x_chain", "xy_chain", "aic"),
+    ("als_xz", "als_xy_wing", "als_chain"),
+)
+for _run in _RUNS:
+    _first = TECHNIQUES.index(_run[0])
+    assert TECHNIQUES[_first : _first + len(_run)] == _run, f"run_rung needs {_run} in order"
 
 # kernel results
 SOLVED, STUCK, OVERFLOW, CONTRADICTION = range(4)
@@ -151,6 +206,17 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
             levels = TURBOT_LEVELS if rung == TURBOT else THREE_LINK_LEVELS
             find_chains(cand, placed, pos, T, rec, X_CHAIN, levels)
         return
+    if rung == ALS_XZ:  # the ALS rung climbs the three ALS techniques
+        if enabled[ALS_XZ] or enabled[ALS_XY_WING] or enabled[ALS_CHAIN]:
+            find_als(cand, placed, pos, T, rec, enabled)
+        return
+    if FINNED_X_WING <= rung <= FINNED_JELLYFISH:
+        sashimi = rung + SASHIMI_X_WING - FINNED_X_WING
+        if enabled[rung] or enabled[sashimi]:
+            find_finned_fish(
+                cand, pos, T, rec, 2 + rung - FINNED_X_WING, enabled[rung], enabled[sashimi]
+            )
+        return
     if not enabled[rung]:
         return
     if rung in (LOCKED_POINTING, LOCKED_CLAIMING):
@@ -162,16 +228,26 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_fish(cand, pos, T, rec, 2 + rung - X_WING)
     elif rung in (SKYSCRAPER, TWO_STRING_KITE):
         find_turbot(cand, placed, pos, T, rec, rung)
+    elif rung == EMPTY_RECTANGLE:
+        find_empty_rectangles(cand, pos, T, rec)
+    elif rung == WXYZ_WING:
+        find_wxyz_wings(cand, placed, T, rec)
     elif XY_WING <= rung <= W_WING:
         find_wings(cand, placed, pos, T, rec, rung)
-    elif rung == UNIQUE_RECTANGLE:
-        find_unique_rectangles(cand, placed, pos, T, rec)
+    elif rung in (UNIQUE_RECTANGLE, HIDDEN_RECTANGLE):
+        find_unique_rectangles(cand, placed, pos, T, rec, rung)
+    elif rung == AVOIDABLE_RECTANGLE:
+        find_avoidable_rectangles(cand, placed, work[W_GIVEN], T, rec)
+    elif rung == SUE_DE_COQ:
+        find_sue_de_coq(cand, placed, T, rec)
     elif rung == BUG_PLUS_ONE:
         find_bug(cand, placed, pos, T, rec)
     elif rung == SIMPLE_COLOURING:
         find_colouring(cand, placed, pos, T, rec)
     elif X_CHAIN <= rung <= AIC:
         find_chains(cand, placed, pos, T, rec, rung, cand.shape[0] * T[T_UNITS].shape[1])
+    elif rung in (GROUPED_X_CHAIN, GROUPED_AIC):
+        find_grouped(cand, placed, pos, T, rec, rung)
     elif rung == TRIAL_AND_ERROR:
         find_forcing(cand, placed, T, rec)
 
@@ -283,8 +359,10 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
     counts[:] = 0
     if not init_candidates(values, full, peers, cand, placed):
         return CONTRADICTION, 0
+    given = work[W_GIVEN]
     for cell in range(values.shape[0]):
         solved_pass[cell] = 0 if values[cell] else -1
+        given[cell] = values[cell] != 0
     build_layers(cand, placed, T, pos)  # from here on apply_effects keeps them up to date
     passes = 0
     settled = False
@@ -409,7 +487,7 @@ class Workspace:
         self.placed = np.zeros(ncells, dtype=np.int32)
         self.solved_pass = np.zeros(ncells, dtype=np.int32)
         self.pos = np.zeros((n, 3 * n), dtype=np.uint64)
-        self.work = tuple(np.zeros(ncells, dtype=np.int32) for _ in range(3))
+        self.work = tuple(np.zeros(ncells, dtype=np.int32) for _ in range(WORK_ARRAYS))
         self.scale = 1
         self.rec = new_record(geo, self.scale)
         self.runs = 0  # pass loops run: tells whether the state is still a given run's
@@ -468,16 +546,24 @@ class Workspace:
         """The last :meth:`solve`'s steps (a view: valid until the next solve)."""
         return self.rec[0][: self.rec[4][C_STEPS]]
 
-    def find(self, technique: str, cand: np.ndarray, placed: np.ndarray) -> Record:
-        """Every deduction of one technique's rung from a given candidate state."""
+    def find(
+        self,
+        technique: str,
+        cand: np.ndarray,
+        placed: np.ndarray,
+        given: np.ndarray | None = None,
+    ) -> Record:
+        """Every deduction of one technique's rung from a given candidate state; ``given`` flags
+        the cells that were givens (default: every placed cell)."""
         rung = _rung_of(technique)
         enabled = np.zeros(len(TECHNIQUES), dtype=np.int8)
         if rung == FULL_HOUSE:
             enabled[[FULL_HOUSE, NAKED_SINGLE, HIDDEN_SINGLE]] = 1
         else:
-            enabled[rung] = 1
+            enabled[TECHNIQUES.index(technique)] = 1  # a sashimi fish's, not its rung's
         cand = np.ascontiguousarray(cand, dtype=np.uint64)
         placed = np.ascontiguousarray(placed, dtype=np.int32)
+        self.work[W_GIVEN][:] = placed != 0 if given is None else given
         while not find_once(rung, cand, placed, self.T, enabled, self.pos, self.rec, self.work):
             self.grow()
         return self._record()
@@ -497,6 +583,10 @@ def _rung_of(technique: str) -> int:
     if technique not in TECHNIQUES:
         raise ValueError(f"unknown technique {technique!r}; expected one of {TECHNIQUES}")
     index = TECHNIQUES.index(technique)
+    if SASHIMI_X_WING <= index < SASHIMI_X_WING + 3:
+        return index - SASHIMI_X_WING + FINNED_X_WING  # found by the finned fish's rung
+    if ALS_XZ <= index <= ALS_CHAIN:
+        return ALS_XZ
     return FULL_HOUSE if index <= HIDDEN_SINGLE else index
 
 

@@ -6,6 +6,13 @@ two far ends, so it leaves every cell that sees both far ends.
 
 * skyscraper: both links in rows (or both in columns), near ends in one column (or row);
 * 2-string kite: one row link and one column link, near ends in one box.
+
+An *empty rectangle* replaces one strong link with a box whose candidates lie in one row and one
+column of it (both used): the box's digit is in that row or that column. A strong link in a
+column with one end in that row (off the box) then leaves the digit in its other end or in the
+box's column, so it leaves their crossing; the same with rows and columns swapped. A box of only
+two candidates is left to the turbot fish (the two are a strong link), as HoDoKu does by default:
+its "dual" empty rectangles and those "with only two rectangle candidates" are such turbot fish.
 """
 
 from __future__ import annotations
@@ -14,19 +21,26 @@ import numpy as np
 
 from engine.jit import kernel
 from engine.logic.state import (
+    EMPTY_RECTANGLE,
     SKYSCRAPER,
     T_CELL_UNITS,
+    T_INTER,
+    T_INTER_MASKS,
     T_PEER_BITS,
     T_PEERS,
     T_UNITS,
     U0,
     add_proof,
     bit,
+    bit_index,
     commit,
     digit_cells,
+    eliminate,
     eliminate_common,
     line_links,
+    lowest_bit,
     mark,
+    popcount,
 )
 
 
@@ -106,3 +120,73 @@ def _record(rec, cand, placed, peers, cell_units, tech, digit, pattern, shared):
         add_proof(rec, cell)
     eliminate_common(rec, cand, placed, peers, cell_units, pattern[0], pattern[3], digit)
     commit(rec, start, tech, shared, bit(digit))
+
+
+@kernel
+def find_empty_rectangles(cand, pos, T, rec):
+    """Record every empty rectangle for every digit: box by box, each row and column of the box
+    that together hold all its candidates (each holding one off their crossing), then each
+    strong link that meets one of them off the box (see the module docstring).
+
+    ``T_INTER`` lists each box's crossing lines together, rows first, so a box's rows and
+    columns are read from its own slice of it.
+    """
+    units, inter, inter_masks = T[T_UNITS], T[T_INTER], T[T_INTER_MASKS]
+    n = units.shape[1]
+    per_box = inter.shape[0] // n
+    for d in range(n):
+        for box in range(n):
+            cands = pos[d, 2 * n + box]
+            if popcount(cands) < 3:  # two: a turbot fish's (see the module docstring)
+                continue
+            first = box * per_box
+            rows = U0  # the lines that cross the box (rows, then columns, as masks)
+            cols = U0
+            for i in range(first, first + per_box):
+                if inter[i, 1] < n:
+                    rows |= bit(inter[i, 1])
+                else:
+                    cols |= bit(inter[i, 1] - n)
+            for i in range(first, first + per_box):
+                if inter[i, 1] >= n:
+                    continue
+                in_row = inter_masks[i, 0]
+                for j in range(first, first + per_box):
+                    if inter[j, 1] < n:
+                        continue
+                    in_col = inter_masks[j, 0]
+                    if cands & ~(in_row | in_col) or cands & ~in_row == U0 or cands & ~in_col == U0:
+                        continue
+                    row, col = inter[i, 1], inter[j, 1] - n
+                    for kind in range(2):  # links in columns (meeting the row), then in rows
+                        _er_links(cand, pos, units, rec, d, box, row, col, rows, cols, kind)
+
+
+@kernel
+def _er_links(cand, pos, units, rec, d, box, row, col, rows, cols, kind):
+    """The empty rectangle of ``box`` on (``row``, ``col``) with every strong link in a line of
+    ``kind`` (1 rows, 0 columns) crossing the rectangle's other line off the box."""
+    n = units.shape[1]
+    meet, arm = (col, row) if kind else (row, col)  # the link meets line ``meet``'s kind ...
+    own, other = (rows, cols) if kind else (cols, rows)
+    base = 0 if kind else n  # ... from lines of this kind
+    for line in range(n):
+        layer = pos[d, base + line]
+        if own & bit(line) or popcount(layer) != 2 or layer & bit(meet) == U0:
+            continue
+        far = bit_index(layer ^ bit(meet))
+        if other & bit(far):
+            continue  # the link's far end would see the box's own line
+        target = units[arm, far] if kind else units[far, arm]
+        if cand[target] & bit(d) == U0:
+            continue
+        start = mark(rec)
+        box_layer = pos[d, 2 * n + box]
+        while box_layer:
+            low = lowest_bit(box_layer)
+            box_layer ^= low
+            add_proof(rec, units[2 * n + box, bit_index(low)])
+        add_proof(rec, units[base + line, meet])
+        add_proof(rec, units[base + line, far])
+        eliminate(rec, cand, target, d)
+        commit(rec, start, EMPTY_RECTANGLE, box, bit(d))

@@ -44,15 +44,31 @@ TECHNIQUES = (
     "jellyfish",
     "skyscraper",
     "two_string_kite",
+    "empty_rectangle",
+    "finned_x_wing",
+    "finned_swordfish",
+    "finned_jellyfish",
+    "sashimi_x_wing",  # the sashimi fish follow the finned ones (one rung finds both)
+    "sashimi_swordfish",
+    "sashimi_jellyfish",
+    "wxyz_wing",
     "xy_wing",
     "xyz_wing",
     "w_wing",
     "unique_rectangle",
     "bug_plus_one",
+    "hidden_rectangle",
+    "avoidable_rectangle",
+    "sue_de_coq",
     "simple_colouring",
     "x_chain",
     "xy_chain",
     "aic",
+    "grouped_x_chain",
+    "grouped_aic",
+    "als_xz",
+    "als_xy_wing",
+    "als_chain",
     "trial_and_error",
 )
 TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
@@ -73,15 +89,31 @@ TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
     JELLYFISH,
     SKYSCRAPER,
     TWO_STRING_KITE,
+    EMPTY_RECTANGLE,
+    FINNED_X_WING,
+    FINNED_SWORDFISH,
+    FINNED_JELLYFISH,
+    SASHIMI_X_WING,
+    SASHIMI_SWORDFISH,
+    SASHIMI_JELLYFISH,
+    WXYZ_WING,
     XY_WING,
     XYZ_WING,
     W_WING,
     UNIQUE_RECTANGLE,
     BUG_PLUS_ONE,
+    HIDDEN_RECTANGLE,
+    AVOIDABLE_RECTANGLE,
+    SUE_DE_COQ,
     SIMPLE_COLOURING,
     X_CHAIN,
     XY_CHAIN,
     AIC,
+    GROUPED_X_CHAIN,
+    GROUPED_AIC,
+    ALS_XZ,
+    ALS_XY_WING,
+    ALS_CHAIN,
     TRIAL_AND_ERROR,
 ) = range(len(TECHNIQUES))
 
@@ -98,6 +130,10 @@ STEP_COLUMNS = 8
 C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
 # positions in the tables tuple the kernels take (see Tables.arrays)
 T_UNITS, T_CELL_UNITS, T_PEERS, T_UNIT_POS, T_INTER, T_INTER_MASKS, T_PEER_BITS = range(7)
+# the pass loop's work arrays (int32 per cell): three scratch arrays, then the givens flag (1 where
+# the cell was given: avoidable rectangles reason over the cells that were not)
+W_GIVEN = 3
+WORK_ARRAYS = 4
 
 
 @kernel
@@ -216,6 +252,16 @@ def eliminate(rec, cand, cell, digit):
     """Record the elimination of ``digit`` at ``cell`` when it is still a candidate there."""
     if cand[cell] & bit(digit):
         add_effect(rec, cell, digit, ELIMINATE)
+
+
+@kernel
+def eliminate_all(rec, cand, cell, digits):
+    """Record the elimination of every one of ``digits`` (a mask) still a candidate at ``cell``."""
+    m = cand[cell] & digits
+    while m:
+        low = lowest_bit(m)
+        m ^= low
+        add_effect(rec, cell, bit_index(low), ELIMINATE)
 
 
 @kernel

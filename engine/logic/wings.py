@@ -5,6 +5,11 @@
 * XYZ-wing: a pivot {x,y,z} sees pincers {x,z} and {y,z}; z leaves cells that see all three.
 * W-wing: two cells {x,y} that do not see each other, and a strong link on x whose ends see one
   cell each; one of the two cells is y, so y leaves cells that see both.
+* WXYZ-wing: a pivot and three of its peers, holding four digits between them, every digit but
+  one (z) *restricted* (its cells all see each other: it goes in one of them at most). Three
+  restricted digits fill three cells at most, so one of the four is z: z leaves every cell that
+  sees all the cells holding it. When z is restricted too, each digit is in exactly one of the
+  four, and each leaves the cells that see all of its own.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from engine.logic.state import (
     T_UNITS,
     U0,
     W_WING,
+    WXYZ_WING,
     XY_WING,
     add_proof,
     bit_index,
@@ -159,3 +165,89 @@ def find_wings(cand, placed, pos, T, rec, tech):
         _w_wings(cand, placed, pos, T, rec)
     else:
         _xy_wings(cand, placed, T[T_PEERS], T[T_CELL_UNITS], rec, tech)
+
+
+@kernel
+def find_wxyz_wings(cand, placed, T, rec):
+    """Record every WXYZ-wing, pivot by pivot: wings are the pivot's peers of two to four digits
+    that keep the union at four digits at most, taken three at a time in peer order. A set of
+    four cells where more than one cell sees the other three is kept for its first such pivot."""
+    peers, cell_units = T[T_PEERS], T[T_CELL_UNITS]
+    four = np.uint64(4)
+    wings = np.zeros(peers.shape[1], dtype=np.int64)
+    for pivot in range(cand.shape[0]):
+        pm = cand[pivot]
+        if placed[pivot] or popcount(pm) < 2 or popcount(pm) > four:
+            continue
+        count = 0
+        for k in range(peers.shape[1]):
+            a = peers[pivot, k]
+            wings[count] = a
+            count += (placed[a] == 0) & (popcount(cand[a]) >= 2) & (popcount(cand[a] | pm) <= four)
+        for i in range(count):
+            a = wings[i]
+            ma = pm | cand[a]
+            for j in range(i + 1, count):
+                b = wings[j]
+                mb = ma | cand[b]
+                if popcount(mb) > four:
+                    continue
+                for k in range(j + 1, count):
+                    c = wings[k]
+                    if popcount(mb | cand[c]) != four:
+                        continue
+                    if _earlier_pivot(pivot, a, b, c, cell_units):
+                        continue
+                    _wxyz(cand, placed, peers, cell_units, rec, pivot, a, b, c)
+
+
+@kernel
+def _earlier_pivot(pivot, a, b, c, cell_units):
+    """True when a wing before the pivot in cell order sees the other three (it is the pivot)."""
+    if a < pivot and sees(a, b, cell_units) and sees(a, c, cell_units):
+        return True
+    if b < pivot and sees(b, a, cell_units) and sees(b, c, cell_units):
+        return True
+    return c < pivot and sees(c, a, cell_units) and sees(c, b, cell_units)
+
+
+@kernel
+def _wxyz(cand, placed, peers, cell_units, rec, pivot, a, b, c):
+    """One set of four cells: record its eliminations if all its digits but one are restricted."""
+    cells = (pivot, a, b, c)
+    digits = cand[pivot] | cand[a] | cand[b] | cand[c]
+    loose = U0  # the digits that are not restricted
+    m = digits
+    while m:
+        x = lowest_bit(m)
+        m ^= x
+        for i in range(4):
+            for j in range(i + 1, 4):
+                p, q = cells[i], cells[j]
+                if cand[p] & x and cand[q] & x and not sees(p, q, cell_units):
+                    loose |= x
+    if popcount(loose) > 1:
+        return
+    start = mark(rec)
+    for cell in cells:
+        add_proof(rec, cell)
+    m = loose if loose else digits
+    while m:
+        x = lowest_bit(m)
+        m ^= x
+        first = -1
+        for cell in cells:
+            if cand[cell] & x:
+                first = cell
+                break
+        for k in range(peers.shape[1]):  # cells that see every holder of x: peers of the first
+            p = peers[first, k]
+            if placed[p] or cand[p] & x == U0 or p in cells:
+                continue
+            seen = True
+            for cell in cells:
+                if cand[cell] & x and cell != first and not sees(p, cell, cell_units):
+                    seen = False
+            if seen:
+                eliminate(rec, cand, p, bit_index(x))
+    commit(rec, start, WXYZ_WING, pivot, digits)

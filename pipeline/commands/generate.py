@@ -49,16 +49,16 @@ def generate(
 
     Rows carry id (from the canonical form), size, box shape, solution and seed provenance.
     """
-    from engine.geometry import default_box, parse_box
+    from engine.canon import check_canon_size
+    from engine.geometry import box_shape
     from pipeline.prepare import GENERATE, prepare_engine
     from pipeline.run import generate_grids
 
     try:
-        rows, cols = parse_box(box) if box else default_box(size)
+        rows, cols = box_shape(size, box)
+        check_canon_size(size)  # each grid's id needs its canonical form
     except ValueError as exc:
         fail(f"--box/--size: {exc}")
-    if rows * cols != size:
-        fail(f"--box {rows}x{cols} does not fit --size {size} (rows x cols must equal the size)")
     spec = parallel_spec(
         jobs, chunk_size, backend, scheduler, insecure, (tls_ca, tls_cert, tls_key)
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from engine.geometry import geometry_for, parse_box
+from engine.geometry import box_shape
 from pipeline.formats import detect
 from pipeline.formats.blocks import read_grids
 from pipeline.formats.lines import read_lines
@@ -183,8 +183,7 @@ def read_puzzles(
     shape = None
     if box is not None:
         try:
-            shape = parse_box(box)
-            geometry_for(box=shape)
+            shape = box_shape(box=box)
         except ValueError as exc:
             raise FormatError(f"--box {box}: {exc}") from None
     plans = plan_sources(sources, detect.check_format(fmt), column)

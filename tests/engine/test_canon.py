@@ -14,14 +14,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.canon import canonical, canonical_many, canonical_transform
+from engine.canon import CanonTooLarge, canonical, canonical_many, canonical_transform
 from engine.geometry import SYMBOLS
 from engine.grids import random_grid
 from engine.solver import solve
+from engine.text import parse
 from tests.conftest import read_puzzles
 
-# (size, box rows, box cols) of the shapes tested; 6x6 has no transpose
+# (size, box rows, box cols) of the shapes tested
 SHAPES = [(4, 2, 2), (6, 2, 3), (9, 3, 3)]
+# box shapes whose transposes are tested: square, wide, and tall (their transposes are wide)
+BOXES = [(2, 2), (3, 3), (2, 3), (3, 2), (2, 4), (4, 2), (3, 4), (4, 3)]
 
 
 def values_of(text: str) -> np.ndarray:
@@ -53,6 +56,17 @@ def transform(square: np.ndarray, rows: int, cols: int, rng: np.random.Generator
         moved = moved.T
     labels = np.concatenate([[0], rng.permutation(n) + 1])
     return labels[moved]
+
+
+def disguise(
+    square: np.ndarray, rows: int, cols: int, rng: np.random.Generator
+) -> tuple[np.ndarray, tuple[int, int]]:
+    """A random member of the group, the transpose included whatever the boxes: the disguised
+    grid and its box shape (rows x cols, or cols x rows once transposed)."""
+    moved = transform(square, rows, cols, rng)
+    if rng.integers(2):
+        return moved.T, (cols, rows)
+    return moved, (rows, cols)
 
 
 def first_appearance(square: np.ndarray) -> tuple[int, ...]:
@@ -107,6 +121,35 @@ def test_transformed_puzzle_has_the_same_form(shape, seed, keep):
     puzzle = random_puzzle(size, rows, cols, seed, keep)
     disguised = text_of(transform(values_of(puzzle), rows, cols, np.random.default_rng(seed)))
     assert canonical(disguised, (rows, cols)) == canonical(puzzle, (rows, cols))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    box=st.sampled_from(BOXES),
+    seed=st.integers(0, 2**32 - 1),
+    keep=st.sampled_from([0.0, 0.2, 0.35, 0.5, 0.8, 1.0]),
+)
+def test_every_symmetry_and_the_shape_swapping_transpose_keep_the_form(box, seed, keep):
+    rows, cols = box
+    puzzle = random_puzzle(rows * cols, rows, cols, seed, keep)
+    moved, shape = disguise(values_of(puzzle), rows, cols, np.random.default_rng(seed))
+    form = canonical(puzzle, box)
+    assert canonical(text_of(moved), shape) == form
+    assert canonical(text_of(values_of(puzzle).T), (cols, rows)) == form
+
+
+def test_tall_boxes_take_the_form_of_their_wide_transpose():
+    puzzle = random_puzzle(6, 3, 2, seed=5, keep=0.4)
+    result = canonical_transform(puzzle, "3x2")
+    assert result.transposed
+    assert (
+        result.text == canonical(puzzle, "3x2") == brute_force(text_of(values_of(puzzle).T), 2, 3)
+    )
+    assert result.apply(puzzle) == result.text
+    # the same transform takes the 3x2 solution to a valid 2x3 grid through the form's givens
+    moved = result.apply(random_grid(6, seed=5, box=(3, 2)))
+    assert parse(moved, "2x3").givens == 36
+    assert all(f in (".", m) for f, m in zip(result.text, moved, strict=True))
 
 
 @settings(max_examples=40, deadline=None)
@@ -172,6 +215,13 @@ def test_large_grids_are_invariant(size, box, keep):
     puzzle = random_puzzle(size, rows, cols, seed=size, keep=keep)
     disguised = text_of(transform(values_of(puzzle), rows, cols, np.random.default_rng(size)))
     assert canonical(disguised, box) == canonical(puzzle, box)
+
+
+def test_grids_past_the_size_limit_are_refused_at_once():
+    with pytest.raises(CanonTooLarge, match=r"36x36 grids have no canonical form.* up to 25"):
+        canonical("." * 36 * 36)
+    with pytest.raises(CanonTooLarge, match="36x36"):
+        canonical_transform(random_grid(36, seed=1))
 
 
 def test_empty_batch_and_bad_input():

@@ -14,7 +14,13 @@ import engine
 from engine.geometry import Geometry, geometry
 from engine.logic import workspace
 from engine.logic.passes import Contradiction
-from engine.logic.state import BUG_PLUS_ONE, S_TECH, UNIQUE_RECTANGLE
+from engine.logic.state import (
+    AVOIDABLE_RECTANGLE,
+    BUG_PLUS_ONE,
+    HIDDEN_RECTANGLE,
+    S_TECH,
+    UNIQUE_RECTANGLE,
+)
 from engine.solver import count_grid
 from engine.text import Grid, parse, to_text
 from tests.conftest import TEST_DATA, read_puzzles
@@ -157,14 +163,16 @@ MULTI_SAMPLE = 300
 
 
 def test_uniqueness_steps_never_hide_a_second_solution(shared_data: Path) -> None:
-    """Unique rectangles and BUG+1 assume one solution: on puzzles with several, the grade must
-    still refuse them (it counts solutions whenever such a step was used), never grade them."""
+    """Unique, hidden and avoidable rectangles and BUG+1 assume one solution: on puzzles with
+    several, the grade must still refuse them (it counts solutions whenever such a step was
+    used), never grade them."""
     uses = 0
     for text in read_puzzles(shared_data / MULTI)[:MULTI_SAMPLE]:
         grid = parse(text)
         try:
             steps = workspace(grid.geometry).run(grid.values).record.steps
-            uses += bool(np.isin(steps[:, S_TECH], (UNIQUE_RECTANGLE, BUG_PLUS_ONE)).any())
+            uniqueness = (UNIQUE_RECTANGLE, BUG_PLUS_ONE, HIDDEN_RECTANGLE, AVOIDABLE_RECTANGLE)
+            uses += bool(np.isin(steps[:, S_TECH], uniqueness).any())
         except Contradiction:
             uses += 1  # the uniqueness steps contradicted the (ambiguous) puzzle
         with pytest.raises(engine.MultipleSolutions):

@@ -15,7 +15,7 @@ from engine import sat, solver
 from engine.search import Workspace
 from tests import reference
 from tests.conftest import read_puzzles
-from tests.engine.test_counter import partial_grids, pattern_grid, text
+from tests.engine.test_counter import partial_grids, text
 
 SHAPES = [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)]
 REFERENCE_UP_TO = 9  # the reference backtracker is too slow beyond 9x9
@@ -52,7 +52,8 @@ def test_fallback_counts_what_the_dfs_counts(shape: tuple[int, int], rnd: random
     geo = engine.geometry(box_rows, box_cols)
     puzzles = []
     for _ in range(3):
-        values = pattern_grid(box_rows, box_cols, rnd)
+        full = engine.random_grid(geo.n, seed=rnd.getrandbits(32), box=shape)
+        values = [int(v) for v in engine.parse(full, shape).values]
         keep = rnd.uniform(0.45, 0.7)
         puzzles.append(text([v if rnd.random() < keep else 0 for v in values]))
     space = Workspace(geo)

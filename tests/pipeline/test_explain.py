@@ -19,6 +19,7 @@ from engine.logic.names import NAMES
 from pipeline.app import BAD_ARGUMENTS
 from pipeline.cli import app
 from pipeline.explain import explain, first_hint, to_json
+from tests.conftest import read_puzzles
 from tests.engine.test_hodoku_exemplars import EXEMPLARS
 from tests.engine.test_hodoku_reglib import CODES, SUBSUMED
 
@@ -34,11 +35,23 @@ MIN_NAMED_PRE_EMPTED = {
     "naked_pair": 0.7,  # locked pairs: pointing or claiming (2.6-2.8) first
     "naked_triple": 0.1,  # hidden pair (3.4) first: often the same cells' complement
     "naked_quad": 0.5,  # pairs, X-wing, XYZ-wing first
+    "hidden_quad": 0.65,  # XY-wing, unique rectangle type 3 (4.2-4.6) first
     "jellyfish": 0.5,  # pointing, skyscraper first
     "bug_plus_one": 0.25,  # XY-wing (4.2) first
-    "w_wing": 0.35,  # XY-wing (4.2) first; SE finds W-wings as chains (6.5)
-    "xy_chain": 0.45,  # remote pairs and XY-chains: skyscraper (4.0) first
+    "avoidable_rectangle": 0.75,  # unique rectangles first; our path may solve no AR corner
+    "w_wing": 0.2,  # XY-wing, unique/hidden rectangles (4.2-4.6), WXYZ-wing (5.5) first; SE
+    # finds W-wings as chains (6.5)
+    "xy_chain": 0.2,  # remote pairs and XY-chains: skyscraper (4.0), WXYZ-wing (5.5) first
     "simple_colouring": 0.0,  # SE finds colouring as chains: X-chains first
+    "empty_rectangle": 0.5,  # 2-string kite (4.1) first
+    # X-chains of three strong links (5.5) first: Sukaku Explainer rates the finned fish as
+    # grouped strong links, above the plain ones
+    "finned_swordfish": 0.55,
+    "finned_jellyfish": 0.65,
+    "sashimi_swordfish": 0.0,
+    "sashimi_jellyfish": 0.75,
+    "als_xy_wing": 0.7,  # ALS-XZ first
+    "grouped_aic": 0.0,  # grouped X-chains (6.7) and the ALS rung (7.4-7.6) first
 }
 
 runner = CliRunner()
@@ -56,7 +69,9 @@ def invoke(*args: str):
 
 
 def placements(text: str) -> list[tuple[int, int, str]]:
-    return [(int(r), int(c), v) for r, c, v in PLACEMENT.findall(text)]
+    """The placements a step makes (after its ``=>``; a forcing step's supposition precedes it)."""
+    effects = " ".join(line.partition("=>")[2] for line in text.splitlines())
+    return [(int(r), int(c), v) for r, c, v in PLACEMENT.findall(effects)]
 
 
 def test_text_groups_steps_by_pass_and_places_the_solution(dug: engine.DigResult) -> None:
@@ -171,10 +186,12 @@ def test_exemplars_name_their_technique(exemplar_outputs: dict, technique: str) 
             assert solution[(row - 1) * 9 + col - 1] == value
 
 
-def test_forcing_steps_say_what_was_supposed() -> None:
-    """Extreme puzzles need one-level trial: each refuted candidate is named with its cell."""
-    found = engine.dig(engine.random_grid(9, seed=5), "extreme", seed=5)
-    result = invoke(found.puzzle)
+def test_forcing_steps_say_what_was_supposed(shared_data: Path) -> None:
+    """The hardest puzzles need one-level trial: each refuted candidate is named with its cell.
+    (The first top1465 puzzle that needs it: dug extreme puzzles may need ALS chains only.)"""
+    hard = read_puzzles(shared_data / "magictour_top1465.txt")
+    puzzle = next(p for p in hard if engine.grade(p).hardest == "trial_and_error")
+    result = invoke(puzzle)
     lines = [line for line in result.output.splitlines() if "  Forcing Chain:" in line]
     assert lines
     for line in lines:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import engine
 from pipeline.render import Book, BookError, BookPuzzle, Section, book_from_rows
-from pipeline.render.fonts import Fonts, UnsupportedText, check_text, fonts
+from pipeline.render.fonts import UnsupportedText, check_text
 
 SOLUTION = engine.random_grid(9, seed=11)
 
@@ -131,10 +131,7 @@ def test_book_from_rows_names_the_bad_row() -> None:
         book_from_rows([bad], "T", "A", {"easy": 1})
 
 
-def test_fallback_font_refuses_non_latin_text_with_a_hint(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = fonts()
-    vera_only = Fonts(real.grid, real.grid_bold, real.grid, real.grid_bold, broad=False)
-    monkeypatch.setattr("pipeline.render.fonts.fonts", lambda: vera_only)
-    check_text("Café & <Ünïcode>", "book title")  # Latin-1 is in Vera
-    with pytest.raises(UnsupportedText, match=r"book author: 'Ж' .* install matplotlib"):
-        check_text("Жук", "book author")
+def test_text_font_prints_many_scripts_and_names_what_it_lacks() -> None:
+    check_text("Café & <Ünïcode> Жук Ελληνικά", "book title")
+    with pytest.raises(UnsupportedText, match=r"book author: '数' .* not in the font DejaVuSans"):
+        check_text("数独", "book author")

@@ -145,10 +145,10 @@ def test_slots_fit_the_area_without_overlap(count: int, n: int) -> None:
         assert apart_x or apart_y
 
 
-def test_print_options_from_a_recipe_table() -> None:
-    table = {"trim": "6x9", "bleed": True, "answers_per_page": 9}
-    assert PrintOptions.from_mapping(table) == PrintOptions(
-        trim="6x9", bleed=True, answers_per_page=9
+def test_print_option_errors_carry_the_field_for_the_caller_to_name() -> None:
+    with pytest.raises(PrintOptionError) as caught:
+        PrintOptions(imposition="saddle-stitch")
+    assert (caught.value.field, caught.value.problem) == (
+        "imposition",
+        "saddle-stitch imposition needs binding 'saddle-stitch'",
     )
-    with pytest.raises(PrintOptionError, match="print option 'colour': unknown option; known"):
-        PrintOptions.from_mapping({"colour": "red"})

@@ -69,6 +69,19 @@ def test_disguised_copy_has_the_same_id(seed: int, blanks: int) -> None:
 
 
 @settings(max_examples=25, deadline=None)
+@given(st.sampled_from([(3, 2), (4, 2), (4, 3)]), st.integers(0, 2**32 - 1))
+def test_tall_boxes_and_their_wide_transposes_share_an_id(box, seed: int) -> None:
+    rows, cols = box
+    n = rows * cols
+    rng = np.random.default_rng(seed)
+    grid = engine.random_grid(n, seed=seed, box=box)
+    puzzle = "".join(ch if rng.random() < 0.4 else "." for ch in grid)
+    turned = "".join(np.array(list(puzzle)).reshape(n, n).T.reshape(-1))
+    tall = puzzle_id(rows, cols, canonical(puzzle, box))
+    assert tall == puzzle_id(cols, rows, canonical(turned, (cols, rows)))
+
+
+@settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**32 - 2))
 def test_different_puzzles_have_different_ids(seed: int) -> None:
     one, other = puzzle_from(seed, 50), puzzle_from(seed + 1, 50)  # unrelated random puzzles

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 import engine
+from engine.grade import NESTED_BASE
 from pipeline.about import section_paragraph
 from pipeline.cli import app
 from pipeline.recipe import bands_for, bands_table, load_recipe
@@ -66,7 +67,7 @@ def test_the_bands_travel_with_the_puzzles(giant_run: tuple[Path, Path]) -> None
     easy, medium, *_, extreme = stored["4x4"]
     assert easy == {"name": "easy", "score": [0.0, 2.5], "clues": [128, 256]}
     assert medium == {"name": "medium", "score": [0.0, 2.5]}  # singles, fewer clues
-    assert extreme == {"name": "extreme", "score": [6.0, None]}
+    assert extreme == {"name": "extreme", "score": [6.0, NESTED_BASE]}  # never nested
     assert bands_for((), 3, 3)["medium"].score == (2.5, 3.5)  # 9x9 keeps the grader's bands
 
 

@@ -28,6 +28,7 @@ from qqwing_cli import LEVELS
 from qqwing_levels import DIG_BANDS, level_of
 
 import engine
+from engine.warmup import FAMILIES, warm
 
 SEED = 20261124
 LARGE = ((16, 11), (25, 5), (36, 3))  # size, puzzles (medium tier, not minimal)
@@ -149,8 +150,10 @@ def main() -> None:
         return
     if not qqwing_cli.available():
         raise SystemExit("qqwing is not installed (make system-deps): nothing to compare")
-    for level in LEVELS:  # warm-up, untimed: numba cache loads of the digger and the grader
-        ours(level, 1, SEED - 1)
+    for family in FAMILIES:  # warm-up, untimed: every kernel compiled or loaded from the cache
+        warm(family)
+    for level in LEVELS:  # and every path the benchmark takes
+        ours(level, 10, SEED - 1)
     table = Table(
         f"Digging vs `qqwing --generate`, minimal 9x9 without symmetry, {args.count} puzzles of "
         f"each level per run, {args.repeats} runs a side (our seeds {SEED}..."

@@ -26,6 +26,7 @@ from figures import Table, rate_cell
 from public_sets import DATA, read
 
 import engine
+from engine.warmup import FAMILIES, warm
 
 SETS = (  # file, puzzles taken from its start (None: all)
     ("17_clue.txt", None),
@@ -108,6 +109,8 @@ def main() -> None:
     args = parser.parse_args()
     if not qqwing_cli.available():
         raise SystemExit("qqwing is not installed (make system-deps): nothing to compare")
+    for family in FAMILIES:  # untimed: every kernel compiled or loaded from numba's cache
+        warm(family)
     table = Table(
         f"Counting and solving vs qqwing, the same puzzles on both sides, {args.repeats} runs a "
         "side; puzzles per CPU second, median (range)",

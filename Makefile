@@ -28,8 +28,9 @@ test: $(STAMP) system-deps lint
 	$(BIN)/pipeline prepare
 	$(BIN)/python -m pytest -q
 
+# BENCH=dig_bench,engine_bench runs only those scripts (the README's figures come from these two)
 bench: $(STAMP) system-deps
-	$(BIN)/python bench/run_all.py
+	$(BIN)/python bench/run_all.py $(if $(BENCH),--only $(BENCH))
 
 # Line coverage of engine/ and pipeline/ with numba off (NUMBA_DISABLE_JIT=1), so kernel bodies
 # count as Python. Kernels run as plain Python are about a hundred times slower, so this runs the

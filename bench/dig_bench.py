@@ -1,142 +1,179 @@
-"""Digging throughput: unique puzzles per second per tier, ours and qqwing's side by side.
+"""Digging vs qqwing's generator: unique minimal 9x9 puzzles per CPU second, level by level.
 
-Run: .venv/bin/python bench/dig_bench.py [--count 200] [--quick] [--large-seeds 20]
-One core (one process). qqwing (Debian package `qqwing`, `apt-get install qqwing`) generates the
-same number of puzzles at each of its levels in the same run. Each qqwing level is compared with
-the tier where our grader puts most of qqwing's puzzles of that level (printed), and ours are
-dug minimal, as qqwing's are, without symmetry (qqwing's default). Rates are per CPU second
-(qqwing's from its process's CPU time), so other work on the machine disturbs them little; our
-rates include making the full grids. Large sizes print the median CPU seconds per unique puzzle
-at their default tiers, then, for the large grids' harder default tiers (hard and extreme on
-16x16, hard on 25x25), the median and maximum CPU seconds over ``--large-seeds`` seeds of one
-symmetric dig each with the default budget, and how many failed (``--large-only`` skips the rest).
+Run: .venv/bin/python bench/dig_bench.py [--count 100] [--repeats 3] [--large-seeds 20]
+[--large-only] [--table FILE]
+One core. For each of qqwing's levels (simple, easy, intermediate, expert, by qqwing's own
+definitions: see qqwing_levels.py), both sides make ``--count`` puzzles of that level,
+``--repeats`` times: qqwing by ``qqwing --generate N --difficulty LEVEL`` (a fresh random run
+each time), ours with one seed per repeat, digging minimal puzzles without symmetry (as qqwing's
+are) for the nearest tier band and keeping only those ``level_of`` puts in the level; the time of
+the rest, of making the full grids and of the check is counted. Rates are puzzles per CPU second
+(qqwing's from its process's CPU time), the median of the repeats with their range.
 
-qqwing's top level, expert, is open-ended (every puzzle its solver cannot finish without a
-guess), while our tiers are bounded bands, so that level is also compared with the open band of
-the same shape: from the lower score edge of the matched tier up (printed as "<tier>+"), which
-admits every puzzle of qqwing's expert mix.
+The classes are checked both ways: our definition of the level applied to qqwing's puzzles, and
+qqwing's own rating (``qqwing --solve --stats``) of ours; the table gives both shares.
 """
 
 from __future__ import annotations
 
 import argparse
-import collections
-import math
-import platform
-import resource
-import shutil
 import statistics
-import subprocess
 import time
+from collections.abc import Iterable
+from pathlib import Path
+
+import qqwing_cli
+from figures import Table, rate_cell, share_cell
+from qqwing_cli import LEVELS
+from qqwing_levels import DIG_BANDS, level_of
 
 import engine
-from engine.tiers import DEFAULT_TIERS, Tier
+from engine.warmup import FAMILIES, warm
 
-QQWING_LEVELS = ("simple", "easy", "intermediate", "expert")
-OUR_TIERS = ("easy", "medium", "hard", "expert", "extreme")
-LARGE = ((16, "medium", 11), (25, "medium", 5), (36, "medium", 3))  # size, tier, puzzles
+SEED = 20261124
+LARGE = ((16, 11), (25, 5), (36, 3))  # size, puzzles (medium tier, not minimal)
 LARGE_TIERS = ((16, "hard"), (16, "extreme"), (25, "hard"))  # the large grids' harder tiers
-TARGET_RATIO = 10.0  # the issue's goal: ten times qqwing's rate
-SEED = 20261122
+DEFINITIONS = {
+    "simple": "naked singles alone",
+    "easy": "needs hidden singles",
+    "intermediate": "needs pairs or locked candidates",
+    "expert": "needs more: qqwing guesses",
+}
 
 
-def qqwing(level: str, count: int) -> tuple[float, list[str]] | None:
-    """(puzzles/s, puzzles) for `qqwing --generate` at a level, or None when it is absent."""
-    if shutil.which("qqwing") is None:
-        return None
-    command = ["qqwing", "--generate", str(count), "--difficulty", level, "--one-line"]
-    start = _children_cpu()
-    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    seconds = _children_cpu() - start
-    return count / seconds, out.split()
+def ours(level: str, count: int, seed: int) -> tuple[list[str], float, int]:
+    """``count`` minimal puzzles of a qqwing level, the CPU seconds, and the digs it took."""
+    band = DIG_BANDS[level]
+    kept: list[str] = []
+    digs = 0
+    start = time.process_time()
+    while len(kept) < count:
+        key = [seed, LEVELS.index(level), digs]
+        digs += 1
+        solution = engine.random_grid(9, seed=key)
+        try:
+            puzzle = engine.dig(solution, band, seed=key, minimal=True).puzzle
+        except engine.DigFailed:
+            continue
+        if level_of(puzzle) == level:
+            kept.append(puzzle)
+    return kept, time.process_time() - start, digs
 
 
-def _children_cpu() -> float:
-    """CPU seconds used by finished child processes (user and system)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def compare(level: str, count: int, repeats: int) -> list[str]:
+    """One table row: the level, both sides' rates, the ratio and the two class checks."""
+    ours_rates, our_puzzles, digs = [], [], 0
+    for repeat in range(repeats):
+        puzzles, seconds, tries = ours(level, count, SEED + repeat)
+        ours_rates.append(count / seconds)
+        our_puzzles += puzzles
+        digs += tries
+    peer_rates, peer_puzzles = [], []
+    for _ in range(repeats):
+        puzzles, seconds = qqwing_cli.generate(level, count)
+        peer_rates.append(count / seconds)
+        peer_puzzles += puzzles
+    ours_in = sum(level_of(p) == level for p in peer_puzzles)
+    peer_in = sum(rated == level for rated in qqwing_cli.levels(our_puzzles))
+    ratio = statistics.median(ours_rates) / statistics.median(peer_rates)
+    return [
+        f"{level} ({DEFINITIONS[level]})",
+        rate_cell(peer_rates),
+        rate_cell(ours_rates),
+        f"{ratio:,.1f}x",
+        share_cell(ours_in, len(peer_puzzles)),
+        share_cell(peer_in, len(our_puzzles)),
+        share_cell(len(our_puzzles), digs),
+    ]
 
 
-def ours(tier: str | Tier, count: int, size: int = 9, minimal: bool = True) -> list[float]:
-    """CPU seconds per unique puzzle (grid made, dug, graded into the tier), one per puzzle."""
+def large(table: Path | None) -> None:
+    """CPU seconds per unique medium puzzle on 16x16 to 36x36, grid included."""
+    sizes = Table(
+        "Digging larger grids, ours alone: CPU seconds per unique puzzle of the medium tier "
+        "(not minimal), grid included",
+        ["size", "puzzles", "median", "max"],
+    )
+    for size, count in LARGE:
+        times = cpu_seconds(size, "medium", range(count), "none")
+        sizes.add([f"{size}x{size}", str(count), *_spread(times)])
+    sizes.emit(table)
+
+
+def large_tiers(seeds: int, table: Path | None) -> None:
+    """Median and max CPU seconds of one rotate180 dig per seed (default budget), and failures."""
+    tiers = Table(
+        f"The large grids' harder tiers, ours alone: CPU seconds of one rotate180 dig with the "
+        f"default budget per seed, {seeds} seeds, grid included",
+        ["size, tier", "median", "max", "failed"],
+    )
+    for size, tier in LARGE_TIERS:
+        cpu_seconds(size, tier, [SEED], "rotate180")  # warm-up
+        failures: list[int] = []
+        times = cpu_seconds(size, tier, range(seeds), "rotate180", failures)
+        tiers.add([f"{size}x{size} {tier}", *_spread(times), str(len(failures))])
+    tiers.emit(table)
+
+
+def cpu_seconds(
+    size: int, tier: str, seeds: Iterable[int], symmetry: str, failures: list[int] | None = None
+) -> list[float]:
+    """CPU seconds of one dig (grid included) per seed; failed digs are timed and listed."""
     times = []
-    for index in range(count):
+    for seed in seeds:
         start = time.process_time()
-        solution = engine.random_grid(size, seed=[SEED, size, index])
-        engine.dig(solution, tier, seed=[SEED, index], minimal=minimal)
+        try:
+            grid = engine.random_grid(size, seed=[SEED, size, seed])
+            engine.dig(grid, tier, symmetry=symmetry, seed=seed)
+        except engine.DigFailed:
+            if failures is None:
+                raise
+            failures.append(seed)
         times.append(time.process_time() - start)
     return times
 
 
-def large_tiers(seeds: int) -> None:
-    """Median and max CPU seconds of one rotate180 dig per seed (default budget), and failures."""
-    print(f"\n{'size':6} {'tier':8} {'seeds':>5} {'median s':>9} {'max s':>8} {'failed':>6}  (CPU)")
-    for size, tier in LARGE_TIERS:
-        engine.dig(engine.random_grid(size, seed=SEED), tier, symmetry="rotate180", seed=SEED)
-        times, failed = [], 0
-        for seed in range(seeds):
-            start = time.process_time()
-            try:
-                grid = engine.random_grid(size, seed=seed)
-                engine.dig(grid, tier, symmetry="rotate180", seed=seed)
-            except engine.DigFailed:
-                failed += 1
-            times.append(time.process_time() - start)
-        print(
-            f"{size:<6} {tier:8} {seeds:5} {statistics.median(times):9.3f} {max(times):8.3f} "
-            f"{failed:6}"
-        )
-
-
-def row(level: str, tier: str, peer_rate: float, rate: float, note: str) -> None:
-    ratio = rate / peer_rate
-    flag = "" if ratio >= TARGET_RATIO else "  (below 10x)"
-    print(f"{level:14} {tier:9} {peer_rate:9.1f} {rate:9.1f} {ratio:6.1f}x  {note}{flag}")
+def _spread(times: list[float]) -> list[str]:
+    return [f"{statistics.median(times):.3f} s", f"{max(times):.3f} s"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=200, help="9x9 puzzles per tier")
-    parser.add_argument("--quick", action="store_true", help="fewer puzzles, no 36x36")
+    parser.add_argument("--count", type=int, default=100, help="puzzles per level and repeat")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each side (our seeds)")
     parser.add_argument("--large-seeds", type=int, default=20, help="seeds per large tier")
     parser.add_argument("--large-only", action="store_true", help="only the large tiers' table")
+    parser.add_argument("--table", type=Path, help="also write the tables (markdown) here")
     args = parser.parse_args()
     if args.large_only:
-        large_tiers(args.large_seeds)
+        large_tiers(args.large_seeds, args.table)
         return
-    count = 40 if args.quick else args.count
-    print(f"machine: {platform.processor() or platform.machine()}, one core")
-    for tier in OUR_TIERS:  # warm-up: numba cache loads of every path (digger and grader)
-        ours(tier, 2)
-    rates = {tier: count / sum(ours(tier, count)) for tier in OUR_TIERS}
-    print(f"{'qqwing level':14} {'our tier':9} {'qqwing/s':>9} {'ours/s':>9} {'ratio':>7}  mix")
-    for level in QQWING_LEVELS:
-        peer = qqwing(level, count)
-        if peer is None:
-            print(f"{level:14} qqwing absent (apt-get install qqwing)")
-            continue
-        peer_rate, puzzles = peer
-        mix = collections.Counter(engine.grade(p).tier for p in puzzles)
-        tier = mix.most_common(1)[0][0]
-        shares = " ".join(f"{name}:{mix[name]}" for name in OUR_TIERS if mix[name])
-        row(level, tier, peer_rate, rates[tier], shares)
-        if level == QQWING_LEVELS[-1]:  # open-ended: also against the open band of that shape
-            band = Tier(f"{tier}+", score=(DEFAULT_TIERS[tier].score[0], math.inf))
-            covered = sum(mix[name] for name in OUR_TIERS[OUR_TIERS.index(tier) :])
-            ours(band, 2)
-            rate = count / sum(ours(band, count))
-            row(level, band.name, peer_rate, rate, f"admits {covered} of {len(puzzles)}")
-    print(
-        "\nour 9x9 tiers, minimal, per minute: "
-        + ", ".join(f"{tier} {60 * rate:,.0f}" for tier, rate in rates.items())
+    if not qqwing_cli.available():
+        raise SystemExit("qqwing is not installed (make system-deps): nothing to compare")
+    for family in FAMILIES:  # warm-up, untimed: every kernel compiled or loaded from the cache
+        warm(family)
+    for level in LEVELS:  # and every path the benchmark takes
+        ours(level, 10, SEED - 1)
+    table = Table(
+        f"Digging vs `qqwing --generate`, minimal 9x9 without symmetry, {args.count} puzzles of "
+        f"each level per run, {args.repeats} runs a side (our seeds {SEED}..."
+        f"{SEED + args.repeats - 1}); puzzles per CPU second, median (range)",
+        [
+            "qqwing level (its definition)",
+            "qqwing",
+            "ours",
+            "ratio",
+            "qqwing's in the level by our check",
+            "ours in the level by qqwing's rating",
+            "our digs kept",
+        ],
     )
-    print(f"\n{'size':6} {'tier':8} {'puzzles':>7} {'median s':>9} {'max s':>8}  (CPU)")
-    for size, tier, puzzles in LARGE:
-        if args.quick and size > 25:
-            continue
-        times = ours(tier, puzzles, size, minimal=False)
-        print(f"{size:<6} {tier:8} {puzzles:7} {statistics.median(times):9.3f} {max(times):8.3f}")
-    large_tiers(args.large_seeds)
+    for level in LEVELS:
+        table.add(compare(level, args.count, args.repeats))
+        print(table.rows[-1], flush=True)
+    table.emit(args.table)
+    large(args.table)
+    large_tiers(args.large_seeds, args.table)
 
 
 if __name__ == "__main__":

@@ -1,86 +1,131 @@
-"""Engine-core throughput: counting to 2, random full grids, and qqwing --solve side by side.
+"""Engine core vs qqwing: counting and solving the same puzzle files, then ours alone on grids.
 
-Run: .venv/bin/python bench/engine_bench.py [--quick]
-Single core (numba kernels are single-threaded); each figure is the median of several runs.
-qqwing (Debian package `qqwing`, installed by .ci/system-deps) solves the same puzzles in the same
-run, so the ratio compares like with like on this machine.
+Run: .venv/bin/python bench/engine_bench.py [--repeats 3] [--table FILE]
+One core (numba kernels are single-threaded; qqwing is one process). Both sides get the same
+puzzles and the same number of runs, each timed by CPU time (ours ``time.process_time``,
+qqwing's its process's); the figure is the median run with the range. Two tasks:
+
+* prove uniqueness: ours ``engine.count_many(limit=2)``, qqwing ``--count-solutions`` (it counts
+  every solution; on a unique puzzle both must finish the whole search);
+* find a solution: ours ``engine.count_many(limit=1, solutions=True)``, qqwing ``--solve`` (its
+  logic, then guesses; neither proves uniqueness).
+
+Both sides' answers are checked against each other before a figure is printed.
 """
 
 from __future__ import annotations
 
 import argparse
-import platform
-import shutil
 import statistics
-import subprocess
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+import qqwing_cli
+from figures import Table, rate_cell
 from public_sets import DATA, read
 
 import engine
+from engine.warmup import FAMILIES, warm
+
+SETS = (  # file, puzzles taken from its start (None: all)
+    ("17_clue.txt", None),
+    ("magictour_top1465.txt", None),
+    ("forum_hardest_1905_11plus.txt", 2_000),
+)
 
 
-def median_seconds(work: Callable[[], object], repeats: int) -> float:
-    work()  # warm-up: numba compile or cache load
+def cpu_runs(work: Callable[[], object], repeats: int) -> list[float]:
+    """CPU seconds of each of ``repeats`` runs, after an untimed warm-up run."""
+    work()
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        times.append(time.process_time() - start)
+    return times
 
 
-def qqwing_rate(puzzles: list[str]) -> float | None:
-    """Puzzles/s for `qqwing --solve --count-solutions` on the same puzzles (None if absent)."""
-    if shutil.which("qqwing") is None:
-        return None
-    feed = "\n".join(puzzles) + "\n"
-    command = ["qqwing", "--solve", "--count-solutions", "--one-line", "--nosolution"]
-    start = time.perf_counter()
-    subprocess.run(command, input=feed, text=True, capture_output=True, check=True)
-    return len(puzzles) / (time.perf_counter() - start)
+def compare(puzzles: list[str], repeats: int) -> tuple[list[float], list[float]]:
+    """Puzzles/s of each run, ours and qqwing's, proving uniqueness."""
+    counts = engine.count_many(puzzles, limit=2)
+    peer_counts, _ = qqwing_cli.count(puzzles)
+    if set(counts.tolist()) != {1} or set(peer_counts) != {1}:
+        raise SystemExit("a puzzle of the set is not unique by one side's count")
+    ours = cpu_runs(lambda: engine.count_many(puzzles, limit=2), repeats)
+    peer = [qqwing_cli.count(puzzles)[1] for _ in range(repeats)]
+    return _rates(puzzles, ours), _rates(puzzles, peer)
+
+
+def compare_solve(puzzles: list[str], repeats: int) -> tuple[list[float], list[float]]:
+    """Puzzles/s of each run, ours and qqwing's, finding one solution."""
+    _, solutions = engine.count_many(puzzles, limit=1, solutions=True)
+    peer_solutions, _ = qqwing_cli.solve(puzzles)
+    if solutions != peer_solutions:
+        raise SystemExit("the two sides found different solutions to a unique puzzle")
+    ours = cpu_runs(lambda: engine.count_many(puzzles, limit=1, solutions=True), repeats)
+    peer = [qqwing_cli.solve(puzzles)[1] for _ in range(repeats)]
+    return _rates(puzzles, ours), _rates(puzzles, peer)
+
+
+def _rates(puzzles: list[str], seconds: list[float]) -> list[float]:
+    return [len(puzzles) / s for s in seconds]
+
+
+def alone(repeats: int, table: Path | None) -> None:
+    """Figures with no qqwing counterpart: larger grids and full-grid generation."""
+    ours = Table(
+        f"Engine core, ours alone (qqwing does only 9x9 and has no batch grid maker); CPU time, "
+        f"median of {repeats} runs",
+        ["what", "figure"],
+    )
+    puzzle = read(DATA / "sudoku25x25.txt")[0]  # the DFS alone runs past millions of branches
+    seconds = statistics.median(cpu_runs(lambda: engine.count_solutions(puzzle), repeats))
+    ours.add(["count to 2, `sudoku25x25.txt` (MiniZinc, one puzzle; SAT)", f"{seconds:.2f} s"])
+    count = 20_000
+    seconds = statistics.median(cpu_runs(lambda: engine.random_grids(count, 9, seed=1), repeats))
+    ours.add(["random 9x9 grids, `random_grids`", f"{count / seconds:,.0f}/s"])
+    for size in (16, 25, 36):
+        engine.random_grid(size, seed=0)  # warm-up
+        times = []
+        for seed in range(1, 12):
+            start = time.process_time()
+            engine.random_grid(size, seed=seed)
+            times.append(time.process_time() - start)
+        median, slowest = statistics.median(times), max(times)
+        ours.add(
+            [
+                f"random {size}x{size} grid, median (max) of 11 seeds",
+                f"{1000 * median:.2f} ms ({1000 * slowest:.2f} ms)",
+            ]
+        )
+    ours.emit(table)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer puzzles and repeats")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each side")
+    parser.add_argument("--table", type=Path, help="also write the tables (markdown) here")
     args = parser.parse_args()
-    repeats = 3 if args.quick else 5
-    print(
-        f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}"
+    if not qqwing_cli.available():
+        raise SystemExit("qqwing is not installed (make system-deps): nothing to compare")
+    for family in FAMILIES:  # untimed: every kernel compiled or loaded from numba's cache
+        warm(family)
+    table = Table(
+        f"Counting and solving vs qqwing, the same puzzles on both sides, {args.repeats} runs a "
+        "side; puzzles per CPU second, median (range)",
+        ["task, puzzles", "qqwing", "ours", "ratio"],
     )
-    print(f"{'what':52} {'ours/s':>10} {'qqwing/s':>10} {'ratio':>7}")
-    for name, limit in [("17_clue.txt", None), ("forum_hardest_1905_11plus.txt", 10_000)]:
+    for name, limit in SETS:
         puzzles = read(DATA / name)[:limit]
-        if args.quick:
-            puzzles = puzzles[:5_000]
-        seconds = median_seconds(lambda p=puzzles: engine.count_many(p, limit=2), repeats)
-        ours = len(puzzles) / seconds
-        peer = qqwing_rate(puzzles[:2_000])
-        ratio = f"{ours / peer:6.1f}x" if peer else "   n/a"
-        peer_text = f"{peer:10,.0f}" if peer else "    absent"
-        print(
-            f"{'count to 2: ' + name + f' ({len(puzzles)})':52} {ours:10,.0f} {peer_text} {ratio}"
-        )
-    puzzle = read(DATA / "sudoku25x25.txt")[0]  # the DFS alone runs past millions of branches here
-    seconds = median_seconds(lambda: engine.count_solutions(puzzle), 1 if args.quick else 3)
-    print(f"{'count to 2: sudoku25x25.txt (MiniZinc), seconds':52} {seconds:10.2f}")
-    count = 5_000 if args.quick else 20_000
-    seconds = median_seconds(lambda: engine.random_grids(count, 9, seed=1), repeats)
-    print(f"{'random 9x9 grids (random_grids)':52} {count / seconds:10,.0f}")
-    seconds = median_seconds(lambda: [engine.random_grid(9, seed=s) for s in range(2_000)], 3)
-    print(f"{'random 9x9 grids (one call each)':52} {2_000 / seconds:10,.0f}")
-    for size in (16, 25, 36):
-        times = []
-        for seed in range(5 if args.quick else 11):
-            start = time.perf_counter()
-            engine.random_grid(size, seed=seed)
-            times.append(time.perf_counter() - start)
-        print(
-            f"{f'random {size}x{size} grid: median s (max)':52} {statistics.median(times):10.3f}"
-            f" ({max(times):.3f})"
-        )
+        for task, measure in (("prove unique", compare), ("solve", compare_solve)):
+            ours, peer = measure(puzzles, args.repeats)
+            ratio = statistics.median(ours) / statistics.median(peer)
+            label = f"{task}, `{name}` ({len(puzzles):,})"
+            table.add([label, rate_cell(peer), rate_cell(ours), f"{ratio:,.1f}x"])
+            print(table.rows[-1], flush=True)
+    table.emit(args.table)
+    alone(args.repeats, args.table)
 
 
 if __name__ == "__main__":

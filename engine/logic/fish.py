@@ -76,21 +76,26 @@ def find_fish(cand, pos, T, rec, k):
 
 
 @kernel
-def _record(cand, pos, units, rec, k, d, base0, bases, covers):
-    """One fish on digit ``d``: base lines ``bases`` (from ``base0``), cover lines ``covers``."""
-    n = units.shape[1]
-    cover0 = n - base0
-    start = mark(rec)
-    rest = bases
-    while rest:
-        low = lowest_bit(rest)
-        rest ^= low
+def _prove_bases(pos, units, rec, d, base0, bases):
+    """Every candidate of digit ``d`` in the base lines ``bases`` (from ``base0``) is proof."""
+    while bases:
+        low = lowest_bit(bases)
+        bases ^= low
         b = bit_index(low)
         layer = pos[d, base0 + b]
         while layer:
             low2 = lowest_bit(layer)
             layer ^= low2
             add_proof(rec, units[base0 + b, bit_index(low2)])
+
+
+@kernel
+def _record(cand, pos, units, rec, k, d, base0, bases, covers):
+    """One fish on digit ``d``: base lines ``bases`` (from ``base0``), cover lines ``covers``."""
+    n = units.shape[1]
+    cover0 = n - base0
+    start = mark(rec)
+    _prove_bases(pos, units, rec, d, base0, bases)
     while covers:
         low = lowest_bit(covers)
         covers ^= low
@@ -242,16 +247,7 @@ def _record_finned(cand, pos, units, rec, tech, d, kind, bases, covers, base_in)
     n = units.shape[1]
     base0, cover0 = kind * n, (1 - kind) * n
     start = mark(rec)
-    rest = bases
-    while rest:
-        low = lowest_bit(rest)
-        rest ^= low
-        b = bit_index(low)
-        layer = pos[d, base0 + b]
-        while layer:
-            low2 = lowest_bit(layer)
-            layer ^= low2
-            add_proof(rec, units[base0 + b, bit_index(low2)])
+    _prove_bases(pos, units, rec, d, base0, bases)
     while covers:
         low = lowest_bit(covers)
         covers ^= low

@@ -46,15 +46,12 @@ def machine_key() -> str:
     import numba
     from numba.core.registry import cpu_target
 
-    import engine
+    from engine.kernel_cache import SOURCES  # the digest numba's cache entries carry
 
     digest = hashlib.sha256()
-    for part in (numba.__version__, llvmlite.__version__, platform.python_version()):
+    for part in (numba.__version__, llvmlite.__version__, platform.python_version(), SOURCES):
         digest.update(part.encode() + b"\0")
     digest.update(repr(cpu_target.target_context.codegen().magic_tuple()).encode())
-    root = Path(engine.__file__).parent
-    for source in sorted(root.rglob("*.py")):
-        digest.update(str(source.relative_to(root)).encode() + b"\0" + source.read_bytes())
     return digest.hexdigest()[:16]
 
 

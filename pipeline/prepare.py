@@ -90,7 +90,7 @@ def prepare_engine(families: Iterable[str], out: TextIO | None = None) -> list[s
     missing = unprepared(families)
     if not missing:
         return []
-    print(f"{NOTICE} ({', '.join(missing)}; up to a minute, never again) ...", file=out)
+    print(f"{NOTICE} ({', '.join(missing)}; a minute or two, never again) ...", file=out)
     start = time.perf_counter()
     order = sorted(missing, key=MAIN_ORDER.index)
     parts = [(family, part) for family in order for part in PARTS.get(family, ())]

@@ -64,6 +64,7 @@ def explain_command(
                 row = find_row(read_rows(source), puzzle_id)
                 puzzle, box = str(row["givens"]), f"{row['box_rows']}x{row['box_cols']}"
             assert puzzle is not None
+            engine.parse(puzzle, box)  # bad text fails here, before any kernel compiles
             prepare_engine(GRADE)
             explained = explain(puzzle, box)
         except unexplainable as exc:

@@ -29,6 +29,7 @@ from engine.logic.state import (
     ALS_CHAIN,
     ALS_XY_WING,
     ALS_XZ,
+    C_STEPS,
     T_CELL_UNITS,
     T_PEER_BITS,
     T_UNIT_POS,
@@ -187,6 +188,7 @@ def _x_chains(cand, pos, T, rec, max_level):
                 linked[a >> 6] |= bit(a & 63)
                 linked[b >> 6] |= bit(b & 63)
         node_digit[:] = d
+        _steps(weak, strong, linked, step)
         _refute(
             rec,
             cand,
@@ -243,17 +245,21 @@ def _search(cand, placed, pos, T, rec, tech, max_level):
     chain_links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong)
     no_groups = np.zeros((1, 1), dtype=np.uint64)  # every node is one candidate
     no_sets = np.zeros(0, dtype=np.int64)
+    lengths = np.full(1, max_level, dtype=np.int64)
     refute_all(
-        rec, cand, tech, count, weak, strong, node_cell, node_digit, no_groups, no_sets, max_level
+        rec, cand, tech, count, weak, strong, node_cell, node_digit, no_groups, no_sets, lengths, 0
     )
 
 
 @kernel
 def refute_all(
-    rec, cand, tech, starts, weak, strong, node_cell, node_digit, group_cells, owner, max_level
+    rec, cand, tech, starts, weak, strong, node_cell, node_digit, group_cells, owner, lengths, since
 ):
     """Refute every candidate node (the first ``starts`` nodes) by the shortest chain over the
-    link sets ``weak`` and ``strong`` (``owner``: see :func:`_record`)."""
+    link sets ``weak`` and ``strong`` (``owner``: see :func:`_record`), of at most ``lengths[0]``
+    weak-strong pairs, then of at most ``lengths[1]`` ... while no step has been recorded since
+    the record held ``since`` steps (0 skips a length): a rung that climbs from short chains to
+    long ones builds the links once."""
     count, words = weak.shape
     nodes = np.zeros(words, dtype=np.uint64)  # the candidates: where chains start
     linked = np.zeros(words, dtype=np.uint64)  # the nodes with a strong link
@@ -264,25 +270,49 @@ def refute_all(
             if strong[x, i]:
                 linked[x >> 6] |= bit(x & 63)
     step = np.zeros((count, words), dtype=np.uint64)
-    levels = np.zeros((min(max_level, count) + 2, words), dtype=np.uint64)
+    _steps(weak, strong, linked, step)
+    levels = np.zeros((min(lengths.max(), count) + 2, words), dtype=np.uint64)
     reached = np.zeros(words, dtype=np.uint64)
-    _refute(
-        rec,
-        cand,
-        tech,
-        nodes,
-        linked,
-        weak,
-        strong,
-        step,
-        levels,
-        reached,
-        node_cell,
-        node_digit,
-        group_cells,
-        owner,
-        max_level,
-    )
+    for i in range(lengths.shape[0]):
+        if i > 0 and rec[4][C_STEPS] > since:
+            return
+        if lengths[i] == 0:
+            continue
+        _refute(
+            rec,
+            cand,
+            tech,
+            nodes,
+            linked,
+            weak,
+            strong,
+            step,
+            levels,
+            reached,
+            node_cell,
+            node_digit,
+            group_cells,
+            owner,
+            lengths[i],
+        )
+
+
+@kernel
+def _steps(weak, strong, linked, step):
+    """``step[y]`` for every node y of ``linked``: the union of ``strong[w]`` over the linked w
+    in ``weak[y]``, everything one weak-strong pair of links makes true from y. Only nodes with
+    a strong link get one: every node a level makes true has one (strong links go both ways),
+    and few of a node's weak links lead to one."""
+    words = weak.shape[1]
+    for j in range(words):
+        m = linked[j]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            y = j * 64 + bit_index(low)
+            for i in range(words):
+                step[y, i] = U0
+            _or_rows(weak, y, linked, strong, step, y)
 
 
 @kernel
@@ -307,20 +337,10 @@ def _refute(
     ``max_level`` weak-strong pairs refutes, the shortest one. (Inlined: X-chains call it once
     per digit, and a call costs two atomic reference counts per array it takes.)
 
-    ``linked`` holds the candidates with a strong link: every candidate a level makes true is
-    one (strong links go both ways), and few of a candidate's weak links lead to one, so only
-    they get a ``step`` (filled here) and only they are followed.
+    ``linked`` holds the nodes with a strong link, the only ones followed; ``step`` their
+    weak-strong steps (:func:`_steps`).
     """
     words = weak.shape[1]
-    for j in range(words):
-        m = linked[j]
-        while m:
-            low = lowest_bit(m)
-            m ^= low
-            y = j * 64 + bit_index(low)
-            for i in range(words):
-                step[y, i] = U0
-            _or_rows(weak, y, linked, strong, step, y)
     for j in range(words):
         m = nodes[j]
         while m:

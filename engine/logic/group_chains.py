@@ -74,12 +74,11 @@ def find_als(cand, placed, pos, T, rec, enabled):
     steps = rec[4][C_STEPS]
     if enabled[ALS_XZ]:
         _doubly_linked(rec, cand, count, weak, cells, digits, xcells, owner)
+    lengths = np.zeros(3, dtype=np.int64)  # 0: a level not enabled
     for level in range(3):
-        if rec[4][C_STEPS] > steps and level > 0:
-            return
         if enabled[ALS_XZ + level]:
-            links = (XZ_LEVELS, XY_WING_LEVELS, cand.shape[0] * T[T_UNITS].shape[1])[level]
-            refute_all(rec, cand, ALS_XZ, count, weak, strong, cells, digits, xcells, sets, links)
+            lengths[level] = (XZ_LEVELS, XY_WING_LEVELS, cand.shape[0] * T[T_UNITS].shape[1])[level]
+    refute_all(rec, cand, ALS_XZ, count, weak, strong, cells, digits, xcells, sets, lengths, steps)
 
 
 @kernel
@@ -95,7 +94,8 @@ def find_grouped(cand, placed, pos, T, rec, tech):
     count, weak, strong, cells, digits, sets = node_graph(
         cand, placed, pos, T, base, xcells, xdigit, owner
     )
-    refute_all(rec, cand, tech, count, weak, strong, cells, digits, xcells, sets, levels)
+    lengths = np.full(1, levels, dtype=np.int64)
+    refute_all(rec, cand, tech, count, weak, strong, cells, digits, xcells, sets, lengths, 0)
 
 
 @kernel

@@ -59,6 +59,12 @@ def lowest_bit(x: np.uint64) -> np.uint64:
 
 
 @kernel(inline="always")
+def lowest_bit_signed(x: int) -> int:
+    """:func:`lowest_bit` of a signed (int64) mask, such as the 9x9 counter's band words."""
+    return x & -x
+
+
+@kernel(inline="always")
 def at_most_one_bit(x: np.uint64) -> bool:
     """True for a mask with one bit set (a placed cell) or none."""
     return x & (x - U1) == U0
@@ -286,7 +292,7 @@ def _alldifferent(cand, tables, scratch, queue, trail, tp):
             while frontier:
                 step = 0
                 while frontier:
-                    j = frontier & -frontier  # lowest set bit (int64 masks)
+                    j = lowest_bit_signed(frontier)
                     frontier ^= j
                     step |= adj[bit_index(np.uint64(j))]
                 frontier = step & ~seen

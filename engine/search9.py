@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.search import bit_index, popcount
+from engine.search import bit_index, lowest_bit_signed, popcount
 
 N = 9
 BANDS = 3
@@ -124,7 +124,7 @@ def _naked_singles(state, dirty):
         plane2 = state[12 + b] | state[15 + b] | state[18 + b] | state[21 + b]
         plane3 = state[24 + b]
         while single:
-            bit = single & -single
+            bit = lowest_bit_signed(single)
             single ^= bit
             d = (
                 ((plane0 & bit) != 0)
@@ -204,7 +204,7 @@ def _hidden_singles(state, digit, dirty):
         for b in range(BANDS):
             rest = h0 if b == 0 else (h1 if b == 1 else h2)
             while rest:
-                bit = rest & -rest
+                bit = lowest_bit_signed(rest)
                 rest ^= bit
                 w = w0 if b == 0 else (w1 if b == 1 else w2)
                 if not w & bit:  # two of the cells share a unit
@@ -247,7 +247,7 @@ def _propagate(state, dirty):
                 continue
         if dirty == 0:
             return True
-        d = _index(dirty & -dirty)
+        d = _index(lowest_bit_signed(dirty))
         before = dirty ^ (1 << d)
         dirty, placed = _hidden_singles(state, d, before)
         if dirty < 0:
@@ -276,13 +276,13 @@ def _choose(state):
             ones |= w
         pair = twos & ~threes & unsolved
         if pair:
-            best = BAND_BITS * b + _index(pair & -pair)
+            best = BAND_BITS * b + _index(lowest_bit_signed(pair))
             break
     if best < 0:
         for b in range(BANDS):
             rest = state[UNSOLVED + b]
             while rest:
-                bit = rest & -rest
+                bit = lowest_bit_signed(rest)
                 rest ^= bit
                 count = 0
                 for d in range(N):
@@ -363,7 +363,7 @@ def _write_solution(state, solution):
         for b in range(BANDS):
             rest = state[BANDS * d + b]
             while rest:
-                bit = rest & -rest
+                bit = lowest_bit_signed(rest)
                 rest ^= bit
                 solution[BAND_BITS * b + _index(bit)] = d + 1
 

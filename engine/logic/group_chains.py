@@ -271,23 +271,25 @@ def _node_links(pos, T, count, node_of, xcells, xdigit, owner, weak, strong):
     unit that holds the group, when they are one candidate or one group.
     """
     units, peer_bits = T[T_UNITS], T[T_PEER_BITS]
-    n, cwords = units.shape[1], peer_bits.shape[1]
+    n, cwords, ncells = units.shape[1], peer_bits.shape[1], peer_bits.shape[0]
     holders = np.zeros((n, cwords), dtype=np.uint64)
     for d in range(n):
         digit_cells(pos, units, d, holders[d])
+    # the nodes bucketed by digit and first cell (a counting sort that keeps node order), so a
+    # node meets only the nodes that may lie in the cells it sees, not all of its digit's
     extra = xdigit.shape[0]
-    by_digit = np.zeros(n + 1, dtype=np.int64)  # the nodes in digit order: a counting sort
+    start = np.zeros(n * ncells + 1, dtype=np.int64)
+    key = np.empty(extra, dtype=np.int64)
     for e in range(extra):
-        by_digit[xdigit[e] + 1] += 1
-    for d in range(n):
-        by_digit[d + 1] += by_digit[d]
+        key[e] = xdigit[e] * ncells + _first_cell(xcells, e)
+        start[key[e] + 1] += 1
+    for k in range(n * ncells):
+        start[k + 1] += start[k]
     order = np.empty(extra, dtype=np.int64)
-    rank = np.empty(extra, dtype=np.int64)
-    filled = by_digit[:n].copy()
+    filled = start[:-1].copy()
     for e in range(extra):
-        rank[e] = filled[xdigit[e]]
-        order[rank[e]] = e
-        filled[xdigit[e]] += 1
+        order[filled[key[e]]] = e
+        filled[key[e]] += 1
     seen = np.empty(cwords, dtype=np.uint64)
     for e in range(extra):
         d, x = xdigit[e], count + e
@@ -304,20 +306,23 @@ def _node_links(pos, T, count, node_of, xcells, xdigit, owner, weak, strong):
             while m:
                 low = lowest_bit(m)
                 m ^= low
-                y = node_of[(j * 64 + bit_index(low)) * n + d]
+                cell = j * 64 + bit_index(low)
+                y = node_of[cell * n + d]
                 set_bit(weak, x, y)
                 set_bit(weak, y, x)
-        for r in range(rank[e] + 1, by_digit[d + 1]):  # the digit's later nodes
-            f = order[r]
-            inside = True
-            for j in range(cwords):
-                if xcells[f, j] & ~seen[j]:
-                    inside = False
-            if inside:
-                set_bit(weak, x, count + f)
-                set_bit(weak, count + f, x)
+                for r in range(start[d * ncells + cell], start[d * ncells + cell + 1]):
+                    f = order[r]  # a later node of the digit that starts in a cell e sees
+                    if f <= e:
+                        continue
+                    inside = True
+                    for i in range(cwords):
+                        if xcells[f, i] & ~seen[i]:
+                            inside = False
+                    if inside:
+                        set_bit(weak, x, count + f)
+                        set_bit(weak, count + f, x)
         if owner[e] < 0:
-            _group_strong(pos, T, count, node_of, xcells, xdigit, owner, e, strong)
+            _group_strong(pos, T, count, node_of, xcells, xdigit, owner, e, start, order, strong)
         f = e + 1
         while owner[e] >= 0 and f < extra and owner[f] == owner[e]:  # its ALS's other nodes
             set_bit(strong, x, count + f)
@@ -326,16 +331,23 @@ def _node_links(pos, T, count, node_of, xcells, xdigit, owner, weak, strong):
 
 
 @kernel
-def _group_strong(pos, T, count, node_of, xcells, xdigit, owner, e, strong):
+def _first_cell(xcells, e):
+    """The lowest cell of node e's bitset (-1 for none)."""
+    for j in range(xcells.shape[1]):
+        if xcells[e, j]:
+            return j * 64 + bit_index(lowest_bit(xcells[e, j]))
+    return -1
+
+
+@kernel
+def _group_strong(pos, T, count, node_of, xcells, xdigit, owner, e, start, order, strong):
     """Group e's strong links: in each unit holding it, to the digit's other cells there when
-    they are one candidate or exactly another group."""
+    they are one candidate or exactly another group (found in the bucket of its digit and first
+    cell: ``start`` and ``order`` as :func:`_node_links` makes them)."""
     units, cell_units, cwords = T[T_UNITS], T[T_CELL_UNITS], T[T_PEER_BITS].shape[1]
     n, d, x = units.shape[1], xdigit[e], count + e
     rest = np.empty(cwords, dtype=np.uint64)
-    first = -1
-    for j in range(cwords):
-        if xcells[e, j] and first < 0:
-            first = j * 64 + bit_index(lowest_bit(xcells[e, j]))
+    first = _first_cell(xcells, e)
     for k in range(3):
         u = cell_units[first, k]
         within = True  # does unit u hold every cell of the group?
@@ -366,8 +378,10 @@ def _group_strong(pos, T, count, node_of, xcells, xdigit, owner, e, strong):
             set_bit(strong, x, y)
             set_bit(strong, y, x)
         elif size > 1:
-            for f in range(xdigit.shape[0]):
-                if f != e and xdigit[f] == d and owner[f] < 0:
+            bucket = d * cell_units.shape[0] + _first_cell(rest.reshape((1, cwords)), 0)
+            for r in range(start[bucket], start[bucket + 1]):
+                f = order[r]
+                if owner[f] < 0:
                     same = True
                     for j in range(cwords):
                         if xcells[f, j] != rest[j]:

@@ -157,12 +157,15 @@ def _x_chains(cand, pos, T, rec, max_level):
     ncells, n, words = cand.shape[0], units.shape[1], peer_bits.shape[1]
     weak = np.empty((ncells, words), dtype=np.uint64)
     strong = np.empty((ncells, words), dtype=np.uint64)
+    step = np.empty((ncells, words), dtype=np.uint64)
+    levels = np.empty((min(max_level, ncells) + 2, words), dtype=np.uint64)
+    reached = np.empty(words, dtype=np.uint64)
     holders = np.empty(words, dtype=np.uint64)
+    linked = np.empty(words, dtype=np.uint64)
     node_cell = np.arange(ncells)
     node_digit = np.empty(ncells, dtype=np.int64)
     no_groups = np.zeros((1, 1), dtype=np.uint64)
     no_sets = np.zeros(0, dtype=np.int64)
-    lengths = np.full(1, max_level, dtype=np.int64)
     for d in range(n):
         digit_cells(pos, units, d, holders)
         for j in range(words):
@@ -174,6 +177,7 @@ def _x_chains(cand, pos, T, rec, max_level):
                 for i in range(words):
                     weak[x, i] = peer_bits[x, i] & holders[i]
                     strong[x, i] = U0
+        linked[:] = U0
         for u in range(units.shape[0]):  # units where the digit has two cells
             layer = pos[d, u]
             if popcount(layer) == 2:
@@ -181,11 +185,27 @@ def _x_chains(cand, pos, T, rec, max_level):
                 a, b = units[u, bit_index(first)], units[u, bit_index(layer ^ first)]
                 set_bit(strong, a, b)
                 set_bit(strong, b, a)
+                linked[a >> 6] |= bit(a & 63)
+                linked[b >> 6] |= bit(b & 63)
         node_digit[:] = d
-        refute_nodes(
-            rec, cand, X_CHAIN, holders, weak, strong, node_cell, node_digit, no_groups, no_sets,
-            lengths, 0,
-        )  # fmt: skip
+        _steps(weak, strong, linked, step)
+        _refute(
+            rec,
+            cand,
+            X_CHAIN,
+            holders,
+            linked,
+            weak,
+            strong,
+            step,
+            levels,
+            reached,
+            node_cell,
+            node_digit,
+            no_groups,
+            no_sets,
+            max_level,
+        )
 
 
 @kernel
@@ -235,28 +255,17 @@ def _search(cand, placed, pos, T, rec, tech, max_level):
 def refute_all(
     rec, cand, tech, starts, weak, strong, node_cell, node_digit, group_cells, owner, lengths, since
 ):
-    """:func:`refute_nodes` from the first ``starts`` nodes (the candidates)."""
-    nodes = np.zeros(weak.shape[1], dtype=np.uint64)
-    for x in range(starts):
-        nodes[x >> 6] |= bit(x & 63)
-    refute_nodes(
-        rec, cand, tech, nodes, weak, strong, node_cell, node_digit, group_cells, owner, lengths,
-        since,
-    )  # fmt: skip
-
-
-@kernel
-def refute_nodes(
-    rec, cand, tech, nodes, weak, strong, node_cell, node_digit, group_cells, owner, lengths, since
-):
-    """Refute every node of the bitset ``nodes`` (candidates, in order) by the shortest chain
-    over the link sets ``weak`` and ``strong`` (``owner``: see :func:`_record`), of at most
-    ``lengths[0]`` weak-strong pairs, then of at most ``lengths[1]`` ... while no step has been
-    recorded since the record held ``since`` steps (0 skips a length): a rung that climbs from
-    short chains to long ones builds the links once."""
+    """Refute every candidate node (the first ``starts`` nodes) by the shortest chain over the
+    link sets ``weak`` and ``strong`` (``owner``: see :func:`_record`), of at most ``lengths[0]``
+    weak-strong pairs, then of at most ``lengths[1]`` ... while no step has been recorded since
+    the record held ``since`` steps (0 skips a length): a rung that climbs from short chains to
+    long ones builds the links once."""
     count, words = weak.shape
+    nodes = np.zeros(words, dtype=np.uint64)  # the candidates: where chains start
     linked = np.zeros(words, dtype=np.uint64)  # the nodes with a strong link
     for x in range(count):
+        if x < starts:
+            nodes[x >> 6] |= bit(x & 63)
         for i in range(words):
             if strong[x, i]:
                 linked[x >> 6] |= bit(x & 63)
@@ -325,7 +334,8 @@ def _refute(
     max_level,
 ):
     """Record every candidate of the bitset ``nodes`` (in order) that a chain of at most
-    ``max_level`` weak-strong pairs refutes, the shortest one.
+    ``max_level`` weak-strong pairs refutes, the shortest one. (Inlined: X-chains call it once
+    per digit, and a call costs two atomic reference counts per array it takes.)
 
     ``linked`` holds the nodes with a strong link, the only ones followed; ``step`` their
     weak-strong steps (:func:`_steps`).

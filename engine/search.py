@@ -11,7 +11,8 @@ Every mask change is pushed on a trail of (cell, old mask) and undone by popping
 allocates nothing; all buffers live in a :class:`Workspace` sized once for the geometry.
 The same kernel fills empty grids at random (a random state, random branch order, node budget).
 
-Kernel state travels as named tuples (:class:`Tables`, :class:`Buffers`), which numba compiles
+Kernel state travels as named tuples (:class:`Tables`, :class:`Buffers` and the parts it
+groups: :class:`Trail`, :class:`UnitScan`, :class:`Matching`), which numba compiles
 to plain structs: a reader sees ``tables.peers``, and swapping two fields is a type error, not
 a wrong answer.
 """
@@ -107,8 +108,8 @@ def _drain(cand, peers, cell_units, ws, ndirty, queue, qhead, qtail, trail, tp):
 
     Returns (ok, qtail, ndirty, tp); ok is False on a contradiction (a peer left empty).
     """
-    trail_cell, trail_mask = trail
-    dirty, dirty_list = ws[0], ws[1]
+    trail_cell, trail_mask = trail.cell, trail.mask
+    dirty, dirty_list = ws.dirty, ws.dirty_list
     while qhead < qtail:
         cell = queue[qhead]
         qhead += 1
@@ -140,8 +141,8 @@ def _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp):
     """
     peers, units, cell_units = tables.peers, tables.units, tables.cell_units
     n = units.shape[1]
-    trail_cell, trail_mask = trail
-    dirty, dirty_list, scan_list = ws[0], ws[1], ws[2]
+    trail_cell, trail_mask = trail.cell, trail.mask
+    dirty, dirty_list, scan_list = ws.dirty, ws.dirty_list, ws.scan_list
     ndirty = 0
     for k in range(qtail):
         ndirty = _touch(queue[k], cell_units, dirty, dirty_list, ndirty)
@@ -257,9 +258,8 @@ def _alldifferent(cand, tables, scratch, queue, trail, tp):
     """
     units = tables.units
     n = units.shape[1]
-    owner, match, stack_cell, stack_val = scratch[0], scratch[1], scratch[2], scratch[3]
-    adj = scratch[4]
-    reach = scratch[5]
+    owner, match, stack_cell, stack_val = scratch.owner, scratch.match, scratch.cell, scratch.value
+    adj, reach = scratch.adj, scratch.reach
     qtail = 0
     changed = False
     for u in range(units.shape[0]):
@@ -305,7 +305,7 @@ def _alldifferent(cand, tables, scratch, queue, trail, tp):
                     drop |= bit
             if drop:
                 m &= ~drop
-                tp = _set(cand, cell, m, trail[0], trail[1], tp)
+                tp = _set(cand, cell, m, trail.cell, trail.mask, tp)
                 changed = True
                 if at_most_one_bit(m):
                     queue[qtail] = cell
@@ -483,11 +483,11 @@ def _search(
     """The counter (see :func:`search`), with ``value`` excluded from the cell ``blank`` when it
     is >= 0; ``places`` turns on the branching heuristics of ``_choose``."""
     cand, queue, stack, stack_tp = buffers.cand, buffers.queue, buffers.stack, buffers.stack_tp
-    trail_cell, trail_mask, units_ws = buffers.trail_cell, buffers.trail_mask, buffers.dirty
-    choice, scratch, branches = buffers.choice, buffers.scratch, buffers.branches
+    trail, units_ws = buffers.trail, buffers.unit_scan
+    trail_cell, trail_mask = trail.cell, trail.mask
+    choice, scratch, branches = buffers.choice, buffers.matching, buffers.branches
     n = tables.n
     units = tables.units
-    trail = (trail_cell, trail_mask)
     ncells = values.shape[0]
     full = ALL64 if n == 64 else (U1 << np.uint64(n)) - U1
     randomise = random_state[0] != U0
@@ -611,18 +611,44 @@ class Tables(NamedTuple):
     alldifferent: bool  # matching-based filtering at each fix point (see ALLDIFFERENT_FROM)
 
 
+class Trail(NamedTuple):
+    """Every mask change of the current search path, to undo on backtracking."""
+
+    cell: np.ndarray  # int32: the cell changed ...
+    mask: np.ndarray  # uint64: ... and its previous mask
+
+
+class UnitScan(NamedTuple):
+    """The units whose hidden singles ``_propagate`` must rescan (int32, one slot per unit)."""
+
+    dirty: np.ndarray  # 1 while the unit waits for a rescan
+    dirty_list: np.ndarray  # those units, in the order they were touched
+    scan_list: np.ndarray  # the units of the current round's scan
+
+
+class Matching(NamedTuple):
+    """The all-different filtering's scratch (see ``_alldifferent``): int64, one slot per cell
+    or value of a unit, plus one."""
+
+    owner: np.ndarray  # the local cell matched to each value
+    match: np.ndarray  # the value matched to each local cell
+    cell: np.ndarray  # the augmenting path's cells ...
+    value: np.ndarray  # ... and values
+    adj: np.ndarray  # per local cell: the cells owning its other values (a bitmask)
+    reach: np.ndarray  # per local cell: the cells it reaches (a bitmask)
+
+
 class Buffers(NamedTuple):
     """The counter's working memory, allocated once per :class:`Workspace`."""
 
     cand: np.ndarray  # candidate mask per cell
     queue: np.ndarray  # new singles to propagate
-    trail_cell: np.ndarray  # trail: the cell changed ...
-    trail_mask: np.ndarray  # ... and its previous mask
+    trail: Trail
     stack: np.ndarray  # branch frames: cell, single-bit alternatives left, final mask alternative
     stack_tp: np.ndarray  # trail length at each frame
-    dirty: np.ndarray  # units to rescan: flags, list, scan list
+    unit_scan: UnitScan
     choice: np.ndarray  # the branch _choose picked
-    scratch: np.ndarray  # all-different matching scratch (see _alldifferent)
+    matching: Matching
     taken: np.ndarray  # values the givens take, per unit (_givens)
     branches: np.ndarray  # out: branches the last search tried
     fixed_order: np.ndarray  # a zero random state: the deterministic branch order
@@ -651,13 +677,15 @@ class Workspace:
         self.buffers = Buffers(
             cand=np.zeros(ncells, dtype=np.uint64),
             queue=np.zeros(ncells, dtype=np.int32),
-            trail_cell=np.zeros(trail_size, dtype=np.int32),
-            trail_mask=np.zeros(trail_size, dtype=np.uint64),
+            trail=Trail(
+                cell=np.zeros(trail_size, dtype=np.int32),
+                mask=np.zeros(trail_size, dtype=np.uint64),
+            ),
             stack=np.zeros((ncells + 1, 3), dtype=np.uint64),
             stack_tp=np.zeros(ncells + 1, dtype=np.int64),
-            dirty=np.zeros((3, 3 * geo.n), dtype=np.int32),
+            unit_scan=UnitScan(*(np.zeros(3 * geo.n, dtype=np.int32) for _ in UnitScan._fields)),
             choice=np.zeros(3, dtype=np.uint64),
-            scratch=np.zeros((6, geo.n + 1), dtype=np.int64),
+            matching=Matching(*(np.zeros(geo.n + 1, dtype=np.int64) for _ in Matching._fields)),
             taken=np.zeros(3 * geo.n, dtype=np.uint64),
             branches=np.zeros(1, dtype=np.int64),
             fixed_order=np.zeros(1, dtype=np.uint64),

@@ -51,7 +51,7 @@ from engine.search import (
     search_except,
     unit_values,
 )
-from engine.search9 import search9, singles9
+from engine.search9 import Scratch9, search9, singles9
 
 NO_CELL = -1  # padding in an orbit row
 NO_SET = -1  # an orbit's witness when it has none
@@ -64,7 +64,7 @@ class Counters(NamedTuple):
     """The working memory of the two counters a removal test may run."""
 
     counter: Buffers  # the generic counter's (engine.search)
-    nine: tuple  # the 9x9 kernel's scratch (engine.search9.scratch9)
+    nine: Scratch9  # the 9x9 kernel's scratch
 
 
 class Provers(NamedTuple):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,7 +30,15 @@ from engine.grade import (
 )
 from engine.jit import kernel
 from engine.logic.passes import ALL_ENABLED, RUNG_ARRAY, SOLVED, solve_passes, workspace
-from engine.logic.state import C_STEPS, S_TECH, T_UNITS, TECHNIQUE_INDEX, TECHNIQUES
+from engine.logic.state import (
+    C_STEPS,
+    S_TECH,
+    TECHNIQUE_INDEX,
+    TECHNIQUES,
+    RecordArrays,
+    Tables,
+    WorkArrays,
+)
 from engine.search import search
 from engine.solver import workspace as solver_workspace
 from engine.text import Grid, infer_geometry, parse_many
@@ -84,11 +93,21 @@ def grade_many(
     solutions = np.zeros_like(values)
     cycles = np.zeros(rows, dtype=np.uint64)
     start = time.perf_counter()
-    logic = (space.full, space.T, ALL_ENABLED, RUNG_ARRAY, space.cand, space.placed)
-    logic += (space.solved_pass, space.pos, space.rec, space.work)
+    logic = PassLoop(
+        full=space.full,
+        T=space.T,
+        enabled=ALL_ENABLED,
+        rungs=RUNG_ARRAY,
+        cand=space.cand,
+        placed=space.placed,
+        solved_pass=space.solved_pass,
+        pos=space.pos,
+        rec=space.rec,
+        work=space.work,
+    )
     counter = solver_workspace(geo)
-    out = (fast, iterations, rating, hardest, steps, solutions, cycles)
-    _grade_batch(values, logic, (counter.tables, counter.buffers), out)
+    out = Columns(fast, iterations, rating, hardest, steps, solutions, cycles)
+    _grade_batch(values, logic, counter.tables, counter.buffers, out)
     if HAS_CYCLES:
         seconds = cycles * seconds_per_cycle()
     else:  # no counter: each row gets an equal share of the batch
@@ -128,38 +147,74 @@ def grade_many(
     )
 
 
+class PassLoop(NamedTuple):
+    """The arguments of ``engine.logic.passes.solve_passes`` after the puzzle, as one value."""
+
+    full: np.uint64
+    T: Tables
+    enabled: np.ndarray
+    rungs: np.ndarray
+    cand: np.ndarray
+    placed: np.ndarray
+    solved_pass: np.ndarray
+    pos: np.ndarray
+    rec: RecordArrays
+    work: WorkArrays
+
+
+class Columns(NamedTuple):
+    """The kernel's output columns, one row per puzzle (see :class:`GradeTable`)."""
+
+    fast: np.ndarray  # True where the kernel settled the row; the others take grade()
+    iterations: np.ndarray
+    rating: np.ndarray
+    hardest: np.ndarray
+    steps: np.ndarray
+    solutions: np.ndarray
+    cycles: np.ndarray  # clock cycles per row
+
+
 @kernel
-def _grade_batch(puzzles, logic, counter, out):
+def _grade_batch(puzzles, logic, tables, buffers, out):
     """Every row through ``_grade_row``, timed by the cycle counter."""
-    fast, cycles = out[0], out[6]
     for i in range(puzzles.shape[0]):
         start = clock()
-        fast[i] = _grade_row(puzzles[i], i, logic, counter, out)
-        cycles[i] = clock() - start
+        out.fast[i] = _grade_row(puzzles[i], i, logic, tables, buffers, out)
+        out.cycles[i] = clock() - start
 
 
 @kernel(inline="always")
-def _grade_row(values, i, logic, counter, out):
+def _grade_row(values, i, logic, tables, buffers, out):
     """The pass loop and the rating for row ``i``; True where that settles it: logic solved it,
     and any step that assumes uniqueness (unique rectangle, BUG+1) was justified by a count of
-    1 within COUNT_BUDGET branches."""
-    full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work = logic
-    _, iterations, rating, hardest, steps, solutions, _ = out
+    1 within COUNT_BUDGET branches (``tables`` and ``buffers``: the solution counter's)."""
+    rec, placed = logic.rec, logic.placed
     result, passes = solve_passes(
-        values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work
+        values,
+        logic.full,
+        logic.T,
+        logic.enabled,
+        logic.rungs,
+        logic.cand,
+        placed,
+        logic.solved_pass,
+        logic.pos,
+        rec,
+        logic.work,
     )
     if result != SOLVED:
         return False
-    record = rec[0][: rec[4][C_STEPS]]
+    record = rec.steps[: rec.counts[C_STEPS]]
     if assumes_uniqueness(record):  # sound only if the solution is unique: count to 2
-        tables, buffers = counter
         fixed = buffers.fixed_order
-        if search(values, tables, 2, solutions[i], fixed, COUNT_BUDGET, buffers) != 1:
+        if search(values, tables, 2, out.solutions[i], fixed, COUNT_BUDGET, buffers) != 1:
             return False  # grade() raises, or counts without a budget
-    iterations[i] = passes
-    rating[i] = rate_steps(record, T[T_UNITS].shape[1], RATING_ARRAY, DIRECT_ARRAY, steps[i])
+    out.iterations[i] = passes
+    n = logic.T.units.shape[1]
+    out.rating[i] = rate_steps(record, n, RATING_ARRAY, DIRECT_ARRAY, out.steps[i])
+    hardest = out.hardest
     for s in range(record.shape[0]):
         hardest[i] = max(hardest[i], record[s, S_TECH])
     for cell in range(placed.shape[0]):
-        solutions[i, cell] = placed[cell]
+        out.solutions[i, cell] = placed[cell]
     return True

@@ -11,9 +11,9 @@ Every mask change is pushed on a trail of (cell, old mask) and undone by popping
 allocates nothing; all buffers live in a :class:`Workspace` sized once for the geometry.
 The same kernel fills empty grids at random (a random state, random branch order, node budget).
 
-Kernel state travels as named tuples (:class:`Tables`, :class:`Buffers`), which numba compiles
-to plain structs: a reader sees ``tables.peers``, and swapping two fields is a type error, not
-a wrong answer.
+Kernel state travels as named tuples (:class:`Tables`, :class:`Buffers`, :class:`Trail`), which
+numba compiles to plain structs: a reader sees ``tables.peers``, and swapping two fields is a type
+error, not a wrong answer.
 """
 
 from __future__ import annotations
@@ -42,6 +42,17 @@ TOUCH_ALL = -2  # _propagate: scan every unit (after eliminations made outside t
 ALLDIFFERENT_FROM = 16
 SINGLES_SUFFICE = 2  # a unit with this few open cells has nothing left for matching to find
 BIVALUE_WEIGHT = 4  # branching: a two-candidate peer counts this many others (see _pressure)
+# Rows of two scratch arrays. They stay 2-D arrays, not named tuples of their rows: each array
+# in a kernel's arguments costs, and named tuples of rows made 17-clue counts 3-4 % slower.
+# Buffers.dirty, int32 per unit: 1 while the unit waits for a hidden-single rescan; those units
+# in the order they were touched; the units of the current round's scan
+D_FLAGS, D_LIST, D_SCAN = range(3)
+D_ROWS = 3
+# Buffers.scratch, int64 per local cell or value of a unit (see _alldifferent): the local cell
+# matched to each value; the value matched to each cell; the augmenting path's cells and values;
+# per cell, the cells owning its other values and the cells it reaches (bitmasks)
+M_OWNER, M_MATCH, M_CELL, M_VALUE, M_ADJ, M_REACH = range(6)
+M_ROWS = 6
 
 
 @kernel(inline="always")
@@ -113,8 +124,8 @@ def _drain(cand, peers, cell_units, ws, ndirty, queue, qhead, qtail, trail, tp):
 
     Returns (ok, qtail, ndirty, tp); ok is False on a contradiction (a peer left empty).
     """
-    trail_cell, trail_mask = trail
-    dirty, dirty_list = ws[0], ws[1]
+    trail_cell, trail_mask = trail.cell, trail.mask
+    dirty, dirty_list = ws[D_FLAGS], ws[D_LIST]
     while qhead < qtail:
         cell = queue[qhead]
         qhead += 1
@@ -146,8 +157,8 @@ def _propagate(cand, full, tables, ws, queue, qtail, touch, trail, tp):
     """
     peers, units, cell_units = tables.peers, tables.units, tables.cell_units
     n = units.shape[1]
-    trail_cell, trail_mask = trail
-    dirty, dirty_list, scan_list = ws[0], ws[1], ws[2]
+    trail_cell, trail_mask = trail.cell, trail.mask
+    dirty, dirty_list, scan_list = ws[D_FLAGS], ws[D_LIST], ws[D_SCAN]
     ndirty = 0
     for k in range(qtail):
         ndirty = _touch(queue[k], cell_units, dirty, dirty_list, ndirty)
@@ -263,9 +274,9 @@ def _alldifferent(cand, tables, scratch, queue, trail, tp):
     """
     units = tables.units
     n = units.shape[1]
-    owner, match, stack_cell, stack_val = scratch[0], scratch[1], scratch[2], scratch[3]
-    adj = scratch[4]
-    reach = scratch[5]
+    owner, match = scratch[M_OWNER], scratch[M_MATCH]
+    stack_cell, stack_val = scratch[M_CELL], scratch[M_VALUE]
+    adj, reach = scratch[M_ADJ], scratch[M_REACH]
     qtail = 0
     changed = False
     for u in range(units.shape[0]):
@@ -311,7 +322,7 @@ def _alldifferent(cand, tables, scratch, queue, trail, tp):
                     drop |= bit
             if drop:
                 m &= ~drop
-                tp = _set(cand, cell, m, trail[0], trail[1], tp)
+                tp = _set(cand, cell, m, trail.cell, trail.mask, tp)
                 changed = True
                 if at_most_one_bit(m):
                     queue[qtail] = cell
@@ -489,11 +500,11 @@ def _search(
     """The counter (see :func:`search`), with ``value`` excluded from the cell ``blank`` when it
     is >= 0; ``places`` turns on the branching heuristics of ``_choose``."""
     cand, queue, stack, stack_tp = buffers.cand, buffers.queue, buffers.stack, buffers.stack_tp
-    trail_cell, trail_mask, units_ws = buffers.trail_cell, buffers.trail_mask, buffers.dirty
+    trail, units_ws = buffers.trail, buffers.dirty
+    trail_cell, trail_mask = trail.cell, trail.mask
     choice, scratch, branches = buffers.choice, buffers.scratch, buffers.branches
     n = tables.n
     units = tables.units
-    trail = (trail_cell, trail_mask)
     ncells = values.shape[0]
     full = ALL64 if n == 64 else (U1 << np.uint64(n)) - U1
     randomise = random_state[0] != U0
@@ -617,18 +628,24 @@ class Tables(NamedTuple):
     alldifferent: bool  # matching-based filtering at each fix point (see ALLDIFFERENT_FROM)
 
 
+class Trail(NamedTuple):
+    """Every mask change of the current search path, to undo on backtracking."""
+
+    cell: np.ndarray  # int32: the cell changed ...
+    mask: np.ndarray  # uint64: ... and its previous mask
+
+
 class Buffers(NamedTuple):
     """The counter's working memory, allocated once per :class:`Workspace`."""
 
     cand: np.ndarray  # candidate mask per cell
     queue: np.ndarray  # new singles to propagate
-    trail_cell: np.ndarray  # trail: the cell changed ...
-    trail_mask: np.ndarray  # ... and its previous mask
+    trail: Trail
     stack: np.ndarray  # branch frames: cell, single-bit alternatives left, final mask alternative
     stack_tp: np.ndarray  # trail length at each frame
-    dirty: np.ndarray  # units to rescan: flags, list, scan list
+    dirty: np.ndarray  # units to rescan, rows D_*
     choice: np.ndarray  # the branch _choose picked
-    scratch: np.ndarray  # all-different matching scratch (see _alldifferent)
+    scratch: np.ndarray  # all-different matching scratch, rows M_* (see _alldifferent)
     taken: np.ndarray  # values the givens take, per unit (_givens)
     branches: np.ndarray  # out: branches the last search tried
     fixed_order: np.ndarray  # a zero random state: the deterministic branch order
@@ -657,13 +674,15 @@ class Workspace:
         self.buffers = Buffers(
             cand=np.zeros(ncells, dtype=np.uint64),
             queue=np.zeros(ncells, dtype=np.int32),
-            trail_cell=np.zeros(trail_size, dtype=np.int32),
-            trail_mask=np.zeros(trail_size, dtype=np.uint64),
+            trail=Trail(
+                cell=np.zeros(trail_size, dtype=np.int32),
+                mask=np.zeros(trail_size, dtype=np.uint64),
+            ),
             stack=np.zeros((ncells + 1, 3), dtype=np.uint64),
             stack_tp=np.zeros(ncells + 1, dtype=np.int64),
-            dirty=np.zeros((3, 3 * geo.n), dtype=np.int32),
+            dirty=np.zeros((D_ROWS, 3 * geo.n), dtype=np.int32),
             choice=np.zeros(3, dtype=np.uint64),
-            scratch=np.zeros((6, geo.n + 1), dtype=np.int64),
+            scratch=np.zeros((M_ROWS, geo.n + 1), dtype=np.int64),
             taken=np.zeros(3 * geo.n, dtype=np.uint64),
             branches=np.zeros(1, dtype=np.int64),
             fixed_order=np.zeros(1, dtype=np.uint64),

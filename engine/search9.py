@@ -19,6 +19,8 @@ small enough to copy whole onto a stack at each branch (no trail). Bands rather 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -60,13 +62,20 @@ def _peer_masks() -> np.ndarray:
 PEERS = _peer_masks()
 
 
-def scratch9() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Buffers for :func:`search9`: the state, the state saved at each branch, and each branch
-    (``9 * cell + digit``)."""
-    return (
-        np.zeros(STATE_WORDS, dtype=np.int64),
-        np.zeros((MAX_DEPTH + 1, STATE_WORDS), dtype=np.int64),
-        np.zeros(MAX_DEPTH + 1, dtype=np.int64),
+class Scratch9(NamedTuple):
+    """Buffers for :func:`search9` (int64)."""
+
+    state: np.ndarray  # the STATE_WORDS words of the current state
+    saved: np.ndarray  # the state saved at each branch
+    moves: np.ndarray  # each branch: ``9 * cell + digit``
+
+
+def scratch9() -> Scratch9:
+    """Fresh buffers for :func:`search9`."""
+    return Scratch9(
+        state=np.zeros(STATE_WORDS, dtype=np.int64),
+        saved=np.zeros((MAX_DEPTH + 1, STATE_WORDS), dtype=np.int64),
+        moves=np.zeros(MAX_DEPTH + 1, dtype=np.int64),
     )
 
 
@@ -373,7 +382,7 @@ def search9(values, blank, value, limit, solution, scratch):
     """Count the solutions of ``values`` up to ``limit`` (the first found goes to ``solution``);
     when ``blank`` >= 0, only those that do not put ``value`` in the cell ``blank``.
     ``scratch`` comes from :func:`scratch9`. Clashing givens count 0."""
-    state, saved, moves = scratch
+    state, saved, moves = scratch.state, scratch.saved, scratch.moves
     if not _start(values, state):
         return 0
     if blank >= 0:
@@ -414,7 +423,7 @@ def singles9(values, scratch):
     """True when naked and hidden singles alone complete ``values`` (then it has one solution):
     the propagation of :func:`search9` without a branch. ``scratch`` comes from
     :func:`scratch9`."""
-    state = scratch[0]
+    state = scratch.state
     if not _start(values, state) or not _propagate(state, ALL_DIGITS):
         return False
     return state[UNSOLVED] | state[UNSOLVED + 1] | state[UNSOLVED + 2] == 0

@@ -30,10 +30,6 @@ from engine.logic.state import (
     ALS_XY_WING,
     ALS_XZ,
     C_STEPS,
-    T_CELL_UNITS,
-    T_PEER_BITS,
-    T_UNIT_POS,
-    T_UNITS,
     U0,
     X_CHAIN,
     XY_CHAIN,
@@ -68,7 +64,7 @@ def has_bit(rows, x, y):
 @kernel
 def chain_links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong):
     """Fill the weak and strong link sets of every candidate for a chain kind."""
-    units, cell_units, unit_pos = T[T_UNITS], T[T_CELL_UNITS], T[T_UNIT_POS]
+    units, cell_units, unit_pos = T.units, T.cell_units, T.unit_pos
     n = units.shape[1]
     for x in range(node_cell.shape[0]):
         cell, digit = node_cell[x], node_digit[x]
@@ -153,7 +149,7 @@ def _x_chains(cand, pos, T, rec, max_level):
     Nodes come in cell order, as in :func:`_search`, so the chains found and their order are the
     same.
     """
-    units, peer_bits = T[T_UNITS], T[T_PEER_BITS]
+    units, peer_bits = T.units, T.peer_bits
     ncells, n, words = cand.shape[0], units.shape[1], peer_bits.shape[1]
     weak = np.empty((ncells, words), dtype=np.uint64)
     strong = np.empty((ncells, words), dtype=np.uint64)
@@ -237,7 +233,7 @@ def candidate_nodes(cand, placed, n):
 @kernel
 def _search(cand, placed, pos, T, rec, tech, max_level):
     """The chain search over every candidate (see the module docstring)."""
-    node_cell, node_digit, node_of = candidate_nodes(cand, placed, T[T_UNITS].shape[1])
+    node_cell, node_digit, node_of = candidate_nodes(cand, placed, T.units.shape[1])
     count = node_cell.shape[0]
     words = (count + 63) // 64
     weak = np.zeros((count, words), dtype=np.uint64)
@@ -274,7 +270,7 @@ def refute_all(
     levels = np.zeros((min(lengths.max(), count) + 2, words), dtype=np.uint64)
     reached = np.zeros(words, dtype=np.uint64)
     for i in range(lengths.shape[0]):
-        if i > 0 and rec[4][C_STEPS] > since:
+        if i > 0 and rec.counts[C_STEPS] > since:
             return
         if lengths[i] == 0:
             continue

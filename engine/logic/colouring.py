@@ -14,8 +14,6 @@ import numpy as np
 from engine.jit import kernel
 from engine.logic.state import (
     SIMPLE_COLOURING,
-    T_CELL_UNITS,
-    T_UNITS,
     add_proof,
     bit,
     bit_index,
@@ -34,7 +32,7 @@ WRAP = 1
 @kernel
 def find_colouring(cand, placed, pos, T, rec):
     """Record every simple-colouring trap and wrap, one step per cluster and kind."""
-    units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
+    units, cell_units = T.units, T.cell_units
     n = units.shape[1]
     ncells = cand.shape[0]
     colour = np.full(ncells, -1, dtype=np.int64)

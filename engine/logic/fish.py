@@ -22,8 +22,6 @@ from engine.jit import kernel
 from engine.logic.state import (
     FINNED_X_WING,
     SASHIMI_X_WING,
-    T_INTER,
-    T_UNITS,
     U0,
     U1,
     X_WING,
@@ -42,7 +40,7 @@ from engine.logic.subsets import TWO, closed_scratch, closed_sets
 @kernel
 def find_fish(cand, pos, T, rec, k):
     """Record every basic fish of size ``k`` (2 = X-wing) for every digit and orientation."""
-    units = T[T_UNITS]
+    units = T.units
     n = units.shape[1]
     size = np.uint64(k)
     masks, line, found = closed_scratch()
@@ -120,7 +118,7 @@ def find_finned_fish(cand, pos, T, rec, k, finned, sashimi):
     cross one box: the fins lie in one box); then each box that crosses a base line is tried as
     the fin box, and each choice of the cover lines inside it that leaves at least one fin.
     """
-    units, inter = T[T_UNITS], T[T_INTER]
+    units, inter = T.units, T.inter
     n = units.shape[1]
     size = np.uint64(k)
     cross = np.zeros((n, 2), dtype=np.uint64)  # per box: the rows, the columns that cross it

@@ -15,9 +15,6 @@ import numpy as np
 
 from engine.jit import kernel
 from engine.logic.state import (
-    T_CELL_UNITS,
-    T_PEERS,
-    T_UNITS,
     TRIAL_AND_ERROR,
     U0,
     add_proof,
@@ -44,7 +41,7 @@ def trial(cand, placed, T, cell, digit, scratch, limit):
     ``scratch``: (fresh, found, touched cells, touched units, stamps), see ``find_forcing``.
     """
     fresh, found, cells, touched, stamp = scratch
-    peers, units, cell_units = T[T_PEERS], T[T_UNITS], T[T_CELL_UNITS]
+    peers, units, cell_units = T.peers, T.units, T.cell_units
     n = units.shape[1]
     full = U0
     for d in range(n):
@@ -142,7 +139,7 @@ def find_forcing(cand, placed, T, rec):
     """Record the shortest refutations: every candidate that one trial (singles only) refutes
     in the fewest placements. A rater takes the easiest forcing chain on offer, then looks for
     simpler steps again, so a pass holds only those; trials stop once they run longer."""
-    units = T[T_UNITS]
+    units = T.units
     n = units.shape[1]
     ncells = cand.shape[0]
     scratch_cand = np.empty_like(cand)

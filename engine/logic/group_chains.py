@@ -35,11 +35,6 @@ from engine.logic.state import (
     ALS_XZ,
     C_STEPS,
     GROUPED_X_CHAIN,
-    T_CELL_UNITS,
-    T_INTER,
-    T_INTER_MASKS,
-    T_PEER_BITS,
-    T_UNITS,
     U0,
     X_CHAIN,
     add_proof,
@@ -71,13 +66,13 @@ def find_als(cand, placed, pos, T, rec, enabled):
     count, weak, strong, cells, digits, sets = node_graph(
         cand, placed, pos, T, -1, xcells, xdigit, owner
     )
-    steps = rec[4][C_STEPS]
+    steps = rec.counts[C_STEPS]
     if enabled[ALS_XZ]:
         _doubly_linked(rec, cand, count, weak, cells, digits, xcells, owner)
     lengths = np.zeros(3, dtype=np.int64)  # 0: a level not enabled
     for level in range(3):
         if enabled[ALS_XZ + level]:
-            lengths[level] = (XZ_LEVELS, XY_WING_LEVELS, cand.shape[0] * T[T_UNITS].shape[1])[level]
+            lengths[level] = (XZ_LEVELS, XY_WING_LEVELS, cand.shape[0] * T.units.shape[1])[level]
     refute_all(rec, cand, ALS_XZ, count, weak, strong, cells, digits, xcells, sets, lengths, steps)
 
 
@@ -90,7 +85,7 @@ def find_grouped(cand, placed, pos, T, rec, tech):
     sets = 0 if x_chain else GROUPED_ALS_MAX_CELLS
     xcells, xdigit, owner = _nodes(cand, placed, pos, T, True, sets)
     base = X_CHAIN if x_chain else AIC
-    levels = cand.shape[0] * T[T_UNITS].shape[1]
+    levels = cand.shape[0] * T.units.shape[1]
     count, weak, strong, cells, digits, sets = node_graph(
         cand, placed, pos, T, base, xcells, xdigit, owner
     )
@@ -102,7 +97,7 @@ def find_grouped(cand, placed, pos, T, rec, tech):
 def _nodes(cand, placed, pos, T, with_groups, max_cells):
     """The nodes of several cells, groups first then ALS of up to ``max_cells`` cells (0: none):
     (cells bitsets, digits, owners: -1 for a group, else the ALS's number)."""
-    cwords = T[T_PEER_BITS].shape[1]
+    cwords = T.peer_bits.shape[1]
     none = np.zeros(0, dtype=np.int64)
     empty = np.zeros((0, cwords), dtype=np.uint64)
     groups = _groups(pos, T, empty, none, 0) if with_groups else 0
@@ -120,7 +115,7 @@ def _nodes(cand, placed, pos, T, with_groups, max_cells):
 @kernel
 def _groups(pos, T, xcells, xdigit, first):
     """Write the groups' nodes from row ``first`` on when there is room; returns how many."""
-    units, inter, inter_masks = T[T_UNITS], T[T_INTER], T[T_INTER_MASKS]
+    units, inter, inter_masks = T.units, T.inter, T.inter_masks
     e = first
     for d in range(units.shape[1]):
         for i in range(inter.shape[0]):
@@ -148,7 +143,7 @@ def _scan(cand, placed, T, max_cells, xcells, xdigit, owner, first):
     An ALS lying in two units is taken once: one cell from the rows only, and none from a box
     whose cells all lie in one row or column.
     """
-    units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
+    units, cell_units = T.units, T.cell_units
     n = units.shape[1]
     cells = np.empty(n, dtype=np.int64)
     pick = np.empty(max_cells, dtype=np.int64)
@@ -234,7 +229,7 @@ def node_graph(cand, placed, pos, T, base, xcells, xdigit, owner):
     Returns (candidates, weak, strong, cell of each node, digit of each node, ALS of each
     node): the candidates come first, in the order of ``candidate_nodes``, then the others.
     """
-    n = T[T_UNITS].shape[1]
+    n = T.units.shape[1]
     node_cell, node_digit, node_of = candidate_nodes(cand, placed, n)
     count, extra = node_cell.shape[0], xdigit.shape[0]
     total = count + extra
@@ -270,7 +265,7 @@ def _node_links(pos, T, count, node_of, xcells, xdigit, owner, weak, strong):
     leave its cells one digit short); for a group, with the rest of the digit's cells in a
     unit that holds the group, when they are one candidate or one group.
     """
-    units, peer_bits = T[T_UNITS], T[T_PEER_BITS]
+    units, peer_bits = T.units, T.peer_bits
     n, cwords, ncells = units.shape[1], peer_bits.shape[1], peer_bits.shape[0]
     holders = np.zeros((n, cwords), dtype=np.uint64)
     for d in range(n):
@@ -344,7 +339,7 @@ def _group_strong(pos, T, count, node_of, xcells, xdigit, owner, e, start, order
     """Group e's strong links: in each unit holding it, to the digit's other cells there when
     they are one candidate or exactly another group (found in the bucket of its digit and first
     cell: ``start`` and ``order`` as :func:`_node_links` makes them)."""
-    units, cell_units, cwords = T[T_UNITS], T[T_CELL_UNITS], T[T_PEER_BITS].shape[1]
+    units, cell_units, cwords = T.units, T.cell_units, T.peer_bits.shape[1]
     n, d, x = units.shape[1], xdigit[e], count + e
     rest = np.empty(cwords, dtype=np.uint64)
     first = _first_cell(xcells, e)

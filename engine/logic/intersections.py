@@ -9,9 +9,6 @@ import numpy as np
 from engine.jit import kernel
 from engine.logic.state import (
     LOCKED_POINTING,
-    T_INTER,
-    T_INTER_MASKS,
-    T_UNITS,
     U0,
     add_proof,
     bit,
@@ -35,7 +32,7 @@ def find_locked(cand, pos, T, rec, tech):
     are first copied unit by unit, so that a unit's digits lie side by side and the test runs on
     several at once (each unit is the inside of several crossings).
     """
-    units, inter, masks = T[T_UNITS], T[T_INTER], T[T_INTER_MASKS]
+    units, inter, masks = T.units, T.inter, T.inter_masks
     n = units.shape[1]
     pointing = tech == LOCKED_POINTING
     by_unit = np.empty((units.shape[0], n), dtype=np.uint64)  # the layers, unit by unit
@@ -66,7 +63,7 @@ def _locked(cand, pos, T, rec, tech, digit, inside, outside, outside_mask):
     """One locked-candidates step: the digit's cells of unit ``inside`` all lie in the crossing,
     so it leaves the other unit ``outside`` outside the crossing (``outside_mask``). Inlined:
     a call would cost reference counts for its arrays, more than a step's recording."""
-    units = T[T_UNITS]
+    units = T.units
     start = mark(rec)
     m = pos[digit, inside]
     while m:

@@ -82,18 +82,12 @@ from engine.logic.state import (
     SKYSCRAPER,
     SUE_DE_COQ,
     SWORDFISH,
-    T_CELL_UNITS,
-    T_PEERS,
-    T_UNIT_POS,
-    T_UNITS,
     TECHNIQUES,
     TRIAL_AND_ERROR,
     TWO_STRING_KITE,
     U0,
     UNIQUE_RECTANGLE,
-    W_GIVEN,
     W_WING,
-    WORK_ARRAYS,
     WXYZ_WING,
     X_CHAIN,
     X_WING,
@@ -109,6 +103,7 @@ from engine.logic.state import (
     init_candidates,
     lowest_bit,
     new_record,
+    new_work,
     tables,
 )
 from engine.logic.subsets import find_subsets
@@ -199,7 +194,9 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
     """Record every deduction of one rung from the current state (layers already built)."""
     if rung == FULL_HOUSE:
         if enabled[FULL_HOUSE] or enabled[NAKED_SINGLE] or enabled[HIDDEN_SINGLE]:
-            find_singles(cand, placed, pos, T, enabled, rec, work[0], work[1], work[2])
+            find_singles(
+                cand, placed, pos, T, enabled, rec, work.hidden_unit, work.hidden_digit, work.house
+            )
         return
     if rung in (TURBOT, THREE_LINKS):
         if enabled[X_CHAIN]:
@@ -237,7 +234,7 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
     elif rung in (UNIQUE_RECTANGLE, HIDDEN_RECTANGLE):
         find_unique_rectangles(cand, placed, pos, T, rec, rung)
     elif rung == AVOIDABLE_RECTANGLE:
-        find_avoidable_rectangles(cand, placed, work[W_GIVEN], T, rec)
+        find_avoidable_rectangles(cand, placed, work.given, T, rec)
     elif rung == SUE_DE_COQ:
         find_sue_de_coq(cand, placed, T, rec)
     elif rung == BUG_PLUS_ONE:
@@ -245,7 +242,7 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
     elif rung == SIMPLE_COLOURING:
         find_colouring(cand, placed, pos, T, rec)
     elif X_CHAIN <= rung <= AIC:
-        find_chains(cand, placed, pos, T, rec, rung, cand.shape[0] * T[T_UNITS].shape[1])
+        find_chains(cand, placed, pos, T, rec, rung, cand.shape[0] * T.units.shape[1])
     elif rung in (GROUPED_X_CHAIN, GROUPED_AIC):
         find_grouped(cand, placed, pos, T, rec, rung)
     elif rung == TRIAL_AND_ERROR:
@@ -261,8 +258,8 @@ def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
     They hold exactly the open cells' candidates, so a placed digit leaves the peers that still
     hold it straight from its layers in the cell's three units, not by testing every peer.
     """
-    effects, counts = rec[3], rec[4]
-    units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
+    effects, counts = rec.effects, rec.counts
+    units, cell_units = T.units, T.cell_units
     for i in range(first, counts[C_EFFECTS]):
         cell, digit = effects[i, 0], effects[i, 1]
         b = bit(digit)
@@ -298,7 +295,7 @@ def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
 @kernel
 def _drop(pos, T, cell, digits):
     """Clear an open cell's bit from the layers of ``digits`` in its row, column and box."""
-    cell_units, unit_pos = T[T_CELL_UNITS], T[T_UNIT_POS]
+    cell_units, unit_pos = T.cell_units, T.unit_pos
     while digits:
         low = lowest_bit(digits)
         digits ^= low
@@ -317,7 +314,7 @@ def _direct_alternative(cand, placed, pos, T, enabled, rec, work, first_step):
     the first technique of DIRECT_BELOW_NAKED with a direct step, which a rater would take
     instead. The look-ahead's own records are discarded. Returns True when the pass offers
     naked singles only and no such alternative (it rates 2.3)."""
-    steps, counts = rec[0], rec[4]
+    steps, counts = rec.steps, rec.counts
     for s in range(first_step, counts[C_STEPS]):
         if steps[s, S_TECH] != NAKED_SINGLE or steps[s, S_EXTRA] >= 0:
             return False  # an easier single is on offer
@@ -342,7 +339,7 @@ def _direct_alternative(cand, placed, pos, T, enabled, rec, work, first_step):
 def _rated_at_naked_single_or_more(rung, rec, first_step):
     """True when a (non-singles) pass rates at least a naked single's 2.3: it is no direct form
     of a technique in DIRECT_BELOW_NAKED."""
-    steps, counts = rec[0], rec[4]
+    steps, counts = rec.steps, rec.counts
     if rung not in DIRECT_BELOW_NAKED:
         return True
     for s in range(first_step, counts[C_STEPS]):  # noqa: SIM110 (a plain loop for numba)
@@ -354,12 +351,12 @@ def _rated_at_naked_single_or_more(rung, rec, first_step):
 @kernel
 def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work):
     """Run the pass loop from the givens; returns (result, passes). See the module docstring."""
-    peers = T[T_PEERS]
-    steps, counts = rec[0], rec[4]
+    peers = T.peers
+    steps, counts = rec.steps, rec.counts
     counts[:] = 0
     if not init_candidates(values, full, peers, cand, placed):
         return CONTRADICTION, 0
-    given = work[W_GIVEN]
+    given = work.given
     for cell in range(values.shape[0]):
         solved_pass[cell] = 0 if values[cell] else -1
         given[cell] = values[cell] != 0
@@ -372,7 +369,7 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
             open_cells += placed[cell] == 0  # branch-free: it vectorizes
         if open_cells == 0:
             # two singles of one pass can put a digit twice in a unit only if there is no solution
-            return (SOLVED if consistent(placed, T[T_UNITS]) else CONTRADICTION), passes
+            return (SOLVED if consistent(placed, T.units) else CONTRADICTION), passes
         progress = False
         for r in range(rungs.shape[0]):
             first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
@@ -403,10 +400,10 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
 @kernel
 def find_once(rung, cand, placed, T, enabled, pos, rec, work):
     """Record one rung's deductions from a given state (for tests and explanations)."""
-    rec[4][:] = 0
+    rec.counts[:] = 0
     build_layers(cand, placed, T, pos)
     run_rung(rung, cand, placed, pos, T, enabled, rec, work)
-    return rec[4][C_OVERFLOW] == 0
+    return rec.counts[C_OVERFLOW] == 0
 
 
 @dataclass(frozen=True)
@@ -479,15 +476,14 @@ class Workspace:
 
     def __init__(self, geo: Geometry) -> None:
         self.geometry = geo
-        self.tables: Tables = tables(geo)
-        self.T = self.tables.arrays()
+        self.T: Tables = tables(geo)
         ncells, n = geo.ncells, geo.n
         self.full = full_mask(n)
         self.cand = np.zeros(ncells, dtype=np.uint64)
         self.placed = np.zeros(ncells, dtype=np.int32)
         self.solved_pass = np.zeros(ncells, dtype=np.int32)
         self.pos = np.zeros((n, 3 * n), dtype=np.uint64)
-        self.work = tuple(np.zeros(ncells, dtype=np.int32) for _ in range(WORK_ARRAYS))
+        self.work = new_work(ncells)
         self.scale = 1
         self.rec = new_record(geo, self.scale)
         self.runs = 0  # pass loops run: tells whether the state is still a given run's
@@ -544,7 +540,7 @@ class Workspace:
 
     def steps(self) -> np.ndarray:
         """The last :meth:`solve`'s steps (a view: valid until the next solve)."""
-        return self.rec[0][: self.rec[4][C_STEPS]]
+        return self.rec.steps[: self.rec.counts[C_STEPS]]
 
     def find(
         self,
@@ -563,19 +559,19 @@ class Workspace:
             enabled[TECHNIQUES.index(technique)] = 1  # a sashimi fish's, not its rung's
         cand = np.ascontiguousarray(cand, dtype=np.uint64)
         placed = np.ascontiguousarray(placed, dtype=np.int32)
-        self.work[W_GIVEN][:] = placed != 0 if given is None else given
+        self.work.given[:] = placed != 0 if given is None else given
         while not find_once(rung, cand, placed, self.T, enabled, self.pos, self.rec, self.work):
             self.grow()
         return self._record()
 
     def _record(self) -> Record:
-        counts = self.rec[4].tolist()  # Python ints: indexing the array is dearer, per element
+        counts = self.rec.counts.tolist()  # Python ints: indexing the array is dearer, per element
         steps = counts[C_STEPS]
         return Record(
-            steps=self.rec[0][:steps].copy(),
-            digits=self.rec[1][:steps].copy(),
-            proof=self.rec[2][: counts[C_PROOF]].copy(),
-            effects=self.rec[3][: counts[C_EFFECTS]].copy(),
+            steps=self.rec.steps[:steps].copy(),
+            digits=self.rec.digits[:steps].copy(),
+            proof=self.rec.proof[: counts[C_PROOF]].copy(),
+            effects=self.rec.effects[: counts[C_EFFECTS]].copy(),
         )
 
 

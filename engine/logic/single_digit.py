@@ -23,12 +23,6 @@ from engine.jit import kernel
 from engine.logic.state import (
     EMPTY_RECTANGLE,
     SKYSCRAPER,
-    T_CELL_UNITS,
-    T_INTER,
-    T_INTER_MASKS,
-    T_PEER_BITS,
-    T_PEERS,
-    T_UNITS,
     U0,
     add_proof,
     bit,
@@ -55,7 +49,7 @@ def find_turbot(cand, placed, pos, T, rec, tech):
     The checks run inline: a call that takes arrays costs two atomic reference counts per array,
     more than the checks themselves.
     """
-    units, cell_units, peers, peer_bits = T[T_UNITS], T[T_CELL_UNITS], T[T_PEERS], T[T_PEER_BITS]
+    units, cell_units, peers, peer_bits = T.units, T.cell_units, T.peers, T.peer_bits
     n = units.shape[1]
     words = peer_bits.shape[1]
     ends = np.zeros((2 * n, 3), dtype=np.int64)
@@ -128,10 +122,10 @@ def find_empty_rectangles(cand, pos, T, rec):
     that together hold all its candidates (each holding one off their crossing), then each
     strong link that meets one of them off the box (see the module docstring).
 
-    ``T_INTER`` lists each box's crossing lines together, rows first, so a box's rows and
+    ``T.inter`` lists each box's crossing lines together, rows first, so a box's rows and
     columns are read from its own slice of it.
     """
-    units, inter, inter_masks = T[T_UNITS], T[T_INTER], T[T_INTER_MASKS]
+    units, inter, inter_masks = T.units, T.inter, T.inter_masks
     n = units.shape[1]
     per_box = inter.shape[0] // n
     for d in range(n):

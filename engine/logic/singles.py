@@ -15,7 +15,6 @@ from engine.logic.state import (
     HIDDEN_SINGLE,
     NAKED_SINGLE,
     PLACE,
-    T_UNITS,
     U0,
     U1,
     add_effect,
@@ -50,7 +49,7 @@ def hidden_singles(pos, units, hidden_unit, hidden_digit):
 @kernel
 def find_singles(cand, placed, pos, T, enabled, rec, hidden_unit, hidden_digit, house):
     """Record every single of the current state (see the module docstring)."""
-    units = T[T_UNITS]
+    units = T.units
     n = units.shape[1]
     hidden_singles(pos, units, hidden_unit, hidden_digit)
     house[:] = -1

@@ -9,16 +9,20 @@ Glossary (see also ``engine.geometry``):
     step    one deduction: a technique, the pass it belongs to, the cells and digits that prove it
             (``proof``, ``digits``) and its effects (eliminations and placements)
 
-Finders never change the state: they append steps to preallocated record arrays (``Record``),
-and the pass loop applies the effects afterwards. Record arrays are plain numpy arrays so that the
-finders can be numba kernels; when they run out of room the kernel flags it and the caller retries
-with larger ones.
+Finders never change the state: they append steps to preallocated record arrays
+(:class:`RecordArrays`), and the pass loop applies the effects afterwards. Record arrays are plain
+numpy arrays so that the finders can be numba kernels; when they run out of room the kernel flags
+it and the caller retries with larger ones.
+
+Kernel state travels as named tuples (:class:`Tables`, :class:`RecordArrays`, :class:`WorkArrays`),
+as in ``engine.search``: numba compiles them to plain structs, and a reader sees ``T.units`` and
+``rec.counts`` where a positional read would need a table of indices.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -128,12 +132,20 @@ S_TECH, S_PASS, S_EXTRA, S_PROOF0, S_PROOF1, S_EFF0, S_EFF1, S_DIRECT = range(8)
 STEP_COLUMNS = 8
 # slots of the record counters
 C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
-# positions in the tables tuple the kernels take (see Tables.arrays)
-T_UNITS, T_CELL_UNITS, T_PEERS, T_UNIT_POS, T_INTER, T_INTER_MASKS, T_PEER_BITS = range(7)
-# the pass loop's work arrays (int32 per cell): three scratch arrays, then the givens flag (1 where
-# the cell was given: avoidable rectangles reason over the cells that were not)
-W_GIVEN = 3
-WORK_ARRAYS = 4
+
+
+class WorkArrays(NamedTuple):
+    """The pass loop's work arrays, int32 per cell."""
+
+    hidden_unit: np.ndarray  # singles' scratch: the unit where the cell is a hidden single ...
+    hidden_digit: np.ndarray  # ... and the digit
+    house: np.ndarray  # ... and the unit where it is the last open cell
+    given: np.ndarray  # 1 where the cell was given (avoidable rectangles reason over the others)
+
+
+def new_work(ncells: int) -> WorkArrays:
+    """Zeroed work arrays for a grid of ``ncells`` cells."""
+    return WorkArrays(*(np.zeros(ncells, dtype=np.int32) for _ in WorkArrays._fields))
 
 
 @kernel
@@ -157,7 +169,7 @@ def sees(a, b, cell_units):
 def build_layers(cand, placed, T, pos):
     """Rebuild every per-digit unit layer ``pos[d, u]`` from the open cells' candidates (cell by
     cell: each candidate bit sets its position in the cell's row, column and box layers)."""
-    cell_units, unit_pos = T[T_CELL_UNITS], T[T_UNIT_POS]
+    cell_units, unit_pos = T.cell_units, T.unit_pos
     pos[:, :] = U0
     for cell in range(cand.shape[0]):
         if placed[cell] == 0:
@@ -224,7 +236,7 @@ def consistent(placed, units):
 @kernel
 def add_effect(rec, cell, digit, kind):
     """Append one effect (an elimination or placement of 0-based ``digit`` at ``cell``)."""
-    effects, counts = rec[3], rec[4]
+    effects, counts = rec.effects, rec.counts
     i = counts[C_EFFECTS]
     if i >= effects.shape[0]:
         counts[C_OVERFLOW] = 1
@@ -238,7 +250,7 @@ def add_effect(rec, cell, digit, kind):
 @kernel
 def add_proof(rec, cell):
     """Append one cell of the pattern that proves the current step."""
-    proof, counts = rec[2], rec[4]
+    proof, counts = rec.proof, rec.counts
     i = counts[C_PROOF]
     if i >= proof.shape[0]:
         counts[C_OVERFLOW] = 1
@@ -267,14 +279,14 @@ def eliminate_all(rec, cand, cell, digits):
 @kernel
 def mark(rec):
     """Where the next step's proof and effects start (pass both to :func:`commit`)."""
-    counts = rec[4]
+    counts = rec.counts
     return counts[C_PROOF], counts[C_EFFECTS]
 
 
 @kernel
 def commit(rec, start, tech, extra, digits):
     """Close the step begun at ``start``; a step with no effect is dropped. Returns True if kept."""
-    steps, step_digits, counts = rec[0], rec[1], rec[4]
+    steps, step_digits, counts = rec.steps, rec.digits, rec.counts
     proof0, eff0 = start
     if counts[C_EFFECTS] == eff0:
         counts[C_PROOF] = proof0
@@ -301,8 +313,8 @@ def flag_direct(rec, pos, T):
     """Mark the last step *direct* (``S_DIRECT`` = 1) when its eliminations alone leave a digit
     one place in a unit of an eliminated cell: raters (SE) count such steps as easier, since a
     hidden single follows at once."""
-    steps, effects, counts = rec[0], rec[3], rec[4]
-    cell_units, unit_pos = T[T_CELL_UNITS], T[T_UNIT_POS]
+    steps, effects, counts = rec.steps, rec.effects, rec.counts
+    cell_units, unit_pos = T.cell_units, T.unit_pos
     i = counts[C_STEPS] - 1
     e0, e1 = steps[i, S_EFF0], steps[i, S_EFF1]
     for e in range(e0, e1):
@@ -319,27 +331,33 @@ def flag_direct(rec, pos, T):
                 return
 
 
-def new_record(geo: Geometry, scale: int = 1) -> tuple[np.ndarray, ...]:
-    """Empty record arrays sized for a whole solve of this geometry (``scale`` grows them).
+class RecordArrays(NamedTuple):
+    """The arrays the finders append steps to (see the module docstring)."""
 
-    (steps, step digits, proof cells, effects, counters): see the module docstring.
-    """
+    steps: np.ndarray  # (room, STEP_COLUMNS) int32, columns S_*
+    digits: np.ndarray  # (room,) uint64: each step's digit mask
+    proof: np.ndarray  # int32 cells, indexed by S_PROOF0/S_PROOF1
+    effects: np.ndarray  # (room, 3) int32: cell, 0-based digit, ELIMINATE/PLACE
+    counts: np.ndarray  # int64 counters, slots C_*
+
+
+def new_record(geo: Geometry, scale: int = 1) -> RecordArrays:
+    """Empty record arrays sized for a whole solve of this geometry (``scale`` grows them)."""
     room = geo.ncells * (geo.n + 1) * 2 * scale
-    return (
-        np.zeros((room, STEP_COLUMNS), dtype=np.int32),
-        np.zeros(room, dtype=np.uint64),
-        np.zeros(room * 4, dtype=np.int32),
-        np.zeros((room, 3), dtype=np.int32),
-        np.zeros(4, dtype=np.int64),
+    return RecordArrays(
+        steps=np.zeros((room, STEP_COLUMNS), dtype=np.int32),
+        digits=np.zeros(room, dtype=np.uint64),
+        proof=np.zeros(room * 4, dtype=np.int32),
+        effects=np.zeros((room, 3), dtype=np.int32),
+        counts=np.zeros(4, dtype=np.int64),
     )
 
 
 # ---- geometry tables --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Tables:
-    """Lookup tables the finders take, built once per geometry.
+class Tables(NamedTuple):
+    """Lookup tables the finders take (as ``T``), built once per geometry.
 
     units, cell_units, peers   as in :class:`engine.geometry.Geometry`
     unit_pos                   (ncells, 3): the cell's index inside its row, column and box
@@ -348,7 +366,6 @@ class Tables:
     peer_bits                  (ncells, words): each cell's peers as a bitset over the cells
     """
 
-    n: int
     units: np.ndarray
     cell_units: np.ndarray
     peers: np.ndarray
@@ -356,18 +373,6 @@ class Tables:
     inter: np.ndarray
     inter_masks: np.ndarray
     peer_bits: np.ndarray
-
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The tuple the kernels take (order fixed: see the T_* indices)."""
-        return (
-            self.units,
-            self.cell_units,
-            self.peers,
-            self.unit_pos,
-            self.inter,
-            self.inter_masks,
-            self.peer_bits,
-        )
 
 
 @cache
@@ -396,7 +401,6 @@ def tables(geo: Geometry) -> Tables:
         for peer in row.tolist():
             peer_bits[cell, peer >> 6] |= np.uint64(1 << (peer & 63))
     return Tables(
-        n=n,
         units=units,
         cell_units=np.ascontiguousarray(geo.cell_units),
         peers=np.ascontiguousarray(geo.peers),

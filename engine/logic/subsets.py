@@ -17,7 +17,6 @@ import numpy as np
 from engine.jit import kernel
 from engine.logic.state import (
     NAKED_PAIR,
-    T_UNITS,
     U0,
     add_proof,
     bit,
@@ -102,7 +101,7 @@ def find_subsets(cand, placed, pos, T, rec, k, hidden):
     an unsigned integer as floats). A naked set's digits elsewhere in the unit are read from the
     layers, which hold exactly the open cells' candidates.
     """
-    units = T[T_UNITS]
+    units = T.units
     n = units.shape[1]
     size = np.uint64(k)
     masks, item, found = closed_scratch()
@@ -151,7 +150,7 @@ def find_subsets(cand, placed, pos, T, rec, k, hidden):
 def _record(cand, placed, pos, T, rec, k, hidden, u, inside, union):
     """One subset of unit ``u``: its items ``inside`` (digits when hidden, unit positions when
     naked) cover ``union`` (unit positions when hidden, digits when naked)."""
-    units = T[T_UNITS]
+    units = T.units
     n = units.shape[1]
     tech = NAKED_PAIR + 2 * (k - 2) + (1 if hidden else 0)
     start = mark(rec)

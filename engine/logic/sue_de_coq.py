@@ -19,11 +19,6 @@ import numpy as np
 from engine.jit import kernel
 from engine.logic.state import (
     SUE_DE_COQ,
-    T_CELL_UNITS,
-    T_INTER,
-    T_INTER_MASKS,
-    T_UNIT_POS,
-    T_UNITS,
     U0,
     add_proof,
     bit,
@@ -42,7 +37,7 @@ SIDE = 3  # most cells taken from the line's or the box's rest
 def find_sue_de_coq(cand, placed, T, rec):
     """Record every Sue de Coq: per box/line crossing, per set C of its open cells, per pair of
     line and box sets that fit (see the module docstring)."""
-    units, inter, masks = T[T_UNITS], T[T_INTER], T[T_INTER_MASKS]
+    units, inter, masks = T.units, T.inter, T.inter_masks
     n = units.shape[1]
     room = n + n * (n - 1) // 2 + n * (n - 1) * (n - 2) // 6  # sets of up to three cells
     sets = np.empty((2, room, 2), dtype=np.uint64)  # line and box side: (positions, digits)
@@ -117,7 +112,7 @@ def _keep(out, count, cells, held, digits, size):
 def _pairs(cand, placed, T, rec, sets, counts, units_pair, sub, digits, surplus):
     """Record a step for every line set and box set with disjoint digits whose surpluses (cells
     minus digits outside V) add up to C's (V's digits minus C's cells)."""
-    units, cell_units, unit_pos = T[T_UNITS], T[T_CELL_UNITS], T[T_UNIT_POS]
+    units, cell_units, unit_pos = T.units, T.cell_units, T.unit_pos
     box, line = units_pair
     for x in range(counts[0]):
         lc, ld = sets[0, x, 0], sets[0, x, 1]

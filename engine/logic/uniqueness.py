@@ -51,10 +51,6 @@ from engine.logic.state import (
     AVOIDABLE_RECTANGLE,
     BUG_PLUS_ONE,
     HIDDEN_RECTANGLE,
-    T_CELL_UNITS,
-    T_PEERS,
-    T_UNIT_POS,
-    T_UNITS,
     U0,
     UNIQUE_RECTANGLE,
     add_proof,
@@ -85,8 +81,8 @@ def find_unique_rectangles(cand, placed, pos, T, rec, tech):
     masks (:func:`_screen`) before :func:`_pair` is called: a call that takes arrays costs
     atomic reference counts, more than the screen, and most pairs fail it.
     """
-    units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
-    tables = (units, cell_units, T[T_UNIT_POS])  # a call costs per array it takes: one tuple
+    units, cell_units = T.units, T.cell_units
+    tables = (units, cell_units, T.unit_pos)  # a call costs per array it takes: one tuple
     n = units.shape[1]
     corners = np.zeros(CORNERS, dtype=np.int64)
     open_cols = np.zeros(n, dtype=np.uint64)  # per row: its open columns
@@ -353,7 +349,7 @@ def find_avoidable_rectangles(cand, placed, given, T, rec):
     Rectangles are taken in row-pair, column-pair order over the cells not given, and kept when
     at least two corners were solved: the solved corners fix the digits x of corners 0 and 3 and
     y of corners 1 and 2 (:func:`_deadly_digits`)."""
-    units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
+    units, cell_units = T.units, T.cell_units
     n = units.shape[1]
     corners = np.zeros(CORNERS, dtype=np.int64)
     free = np.zeros(n, dtype=np.uint64)  # per row: the columns not given
@@ -431,14 +427,14 @@ def _avoid(cand, placed, T, rec, corners, x, y):
     held = cand[a] & need_first != U0 and cand[b] == need_second | extra
     if held and popcount(extra) == 1:
         start = _open(rec, corners)
-        eliminate_common(rec, cand, placed, T[T_PEERS], T[T_CELL_UNITS], a, b, _index(extra))
+        eliminate_common(rec, cand, placed, T.peers, T.cell_units, a, b, _index(extra))
         commit(rec, start, AVOIDABLE_RECTANGLE, TYPE_2, extra)
 
 
 @kernel
 def find_bug(cand, placed, pos, T, rec):
     """Record the BUG+1 placement when the state is a bivalue universal grave plus one cell."""
-    units, cell_units = T[T_UNITS], T[T_CELL_UNITS]
+    units, cell_units = T.units, T.cell_units
     n = units.shape[1]
     extra_cell = -1
     for cell in range(cand.shape[0]):

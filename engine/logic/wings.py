@@ -18,9 +18,6 @@ import numpy as np
 
 from engine.jit import kernel
 from engine.logic.state import (
-    T_CELL_UNITS,
-    T_PEERS,
-    T_UNITS,
     U0,
     W_WING,
     WXYZ_WING,
@@ -108,7 +105,7 @@ def _record(cand, placed, peers, cell_units, rec, tech, pivot, a, b):
 @kernel
 def _w_wings(cand, placed, pos, T, rec):
     """Every W-wing: pairs of equal bivalue cells joined by a strong link on one digit."""
-    units, peers, cell_units = T[T_UNITS], T[T_PEERS], T[T_CELL_UNITS]
+    units, peers, cell_units = T.units, T.peers, T.cell_units
     n = units.shape[1]
     ncells = cand.shape[0]
     links = np.zeros((3 * n, 3), dtype=np.int64)
@@ -164,7 +161,7 @@ def find_wings(cand, placed, pos, T, rec, tech):
     if tech == W_WING:
         _w_wings(cand, placed, pos, T, rec)
     else:
-        _xy_wings(cand, placed, T[T_PEERS], T[T_CELL_UNITS], rec, tech)
+        _xy_wings(cand, placed, T.peers, T.cell_units, rec, tech)
 
 
 @kernel
@@ -172,7 +169,7 @@ def find_wxyz_wings(cand, placed, T, rec):
     """Record every WXYZ-wing, pivot by pivot: wings are the pivot's peers of two to four digits
     that keep the union at four digits at most, taken three at a time in peer order. A set of
     four cells where more than one cell sees the other three is kept for its first such pivot."""
-    peers, cell_units = T[T_PEERS], T[T_CELL_UNITS]
+    peers, cell_units = T.peers, T.cell_units
     four = np.uint64(4)
     wings = np.zeros(peers.shape[1], dtype=np.int64)
     for pivot in range(cand.shape[0]):

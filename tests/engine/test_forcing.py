@@ -101,7 +101,7 @@ def test_a_trial_pass_holds_exactly_the_shortest_refutations() -> None:
             space.work,
         )
         assert set(space.steps()[:, S_EXTRA].tolist()) == {shortest}
-        effects = space.rec[3][: space.rec[4][C_EFFECTS]]  # rows of (cell, digit, kind)
+        effects = space.rec.effects[: space.rec.counts[C_EFFECTS]]  # rows of (cell, digit, kind)
         eliminated = {(int(row[0]), int(row[1]) + 1) for row in effects}
         assert eliminated == {key for key, length in refuted.items() if length == shortest}
 

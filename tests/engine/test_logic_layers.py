@@ -46,7 +46,7 @@ def test_layers_agree_with_a_naive_unit_scan(state: tuple) -> None:
     geo, cand, placed = state
     units = tables(geo).units
     pos = np.zeros((geo.n, 3 * geo.n), dtype=np.uint64)
-    build_layers(cand, placed, tables(geo).arrays(), pos)
+    build_layers(cand, placed, tables(geo), pos)
     hidden_unit = np.zeros(geo.ncells, dtype=np.int32)
     hidden_digit = np.zeros(geo.ncells, dtype=np.int32)
     hidden_singles(pos, units, hidden_unit, hidden_digit)

@@ -86,7 +86,7 @@ def test_start_state_is_each_digits_givens_and_free_blanks(case) -> None:
     """The search only prunes with what it is given: the start state is checked cell by cell
     (a start that kept too many candidates would still count right, only slower)."""
     _, _, values = case
-    state = scratch9()[0]
+    state = scratch9().state
     ok = _start(np.array(values, dtype=np.uint8), state)
     assert ok == (engine.text.find_clash(GEOMETRY, np.array(values)) is None)
     if not ok:

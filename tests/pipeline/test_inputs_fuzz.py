@@ -4,6 +4,7 @@ no exception but the documented ones, every row reported once (``bench/fuzz_inpu
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,6 +26,14 @@ from tests.pipeline.input_fuzz import (
 )
 
 FOLDER = scratch_folder()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_the_scratch_folder():
+    yield
+    shutil.rmtree(FOLDER, ignore_errors=True)
+
+
 FUZZ = settings(
     max_examples=1_200, deadline=None, database=None, suppress_health_check=list(HealthCheck)
 )

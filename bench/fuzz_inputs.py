@@ -17,9 +17,10 @@ row per row the reader finds; ``grade --recipe`` on a fuzzed recipe must exit 2 
 ``Error:`` line, or grade. Prints the counts, the time and the CPU time taken (this process and
 its children); exits 1 if any check failed or fewer inputs or recipes were checked than asked.
 
-Measured with the defaults (2 cores, load 7-9 from other work): 415 s of CPU, 830 s wall: the
-in-process part alone (``--cli 0``) 163 s of CPU (245 s wall at load 6-7), the 120 CLI runs about 2.1 s of CPU each
-(process start: imports and numba's cache), so about 3.5 minutes on an idle 2-core machine.
+Measured with the defaults (2 cores, load 7-9 from other work): 415 s of CPU, 830 s wall; the
+in-process part alone (``--cli 0``) 163 s of CPU (245 s wall at load 6-7), the 120 CLI runs
+about 2.1 s of CPU each (process start: imports and numba's cache), so about 3.5 minutes on an
+idle 2-core machine.
 Before (every choice a hypothesis draw, one input an example; 150 CLI runs of each kind), on the
 same busy machine: 10,000 inputs and 2,000 recipes took 70 s of CPU (now 18 s; so about 660 s
 for the default counts), and 300 CLI runs about 625 s; 2,605 s wall in all at load 14-21.

@@ -1,4 +1,5 @@
-"""Run every benchmark in this folder once, each in its own process, and record that one run.
+"""Run every benchmark in this folder once (and the input fuzz), each in its own process, and
+record that one run.
 
 Run: .venv/bin/python bench/run_all.py [--only dig_bench,engine_bench]  (or `make bench`).
 Everything the scripts print goes to bench/results.md, headed by the machine, the date and the
@@ -57,7 +58,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="comma-separated script names (without .py) to run")
     args = parser.parse_args()
-    scripts = sorted(HERE.glob("*_bench.py"))
+    scripts = sorted([*HERE.glob("*_bench.py"), HERE / "fuzz_inputs.py"])
     if args.only:
         wanted = {f"{name.strip()}.py" for name in args.only.split(",")}
         scripts = [s for s in scripts if s.name in wanted]

@@ -94,7 +94,7 @@ def table_columns(
 
 def check_table(name: str, lines: Iterable[Line], delimiter: str, column: str | None) -> None:
     """Raise :class:`FormatError` now when ``column`` cannot be found in the table."""
-    first = next(_content(lines), None)
+    first = next((line for line in _content(lines) if not line[2]), None)
     if first is not None:
         table_columns(name, first, delimiter, column)
 
@@ -103,9 +103,13 @@ def read_csv(
     name: str, lines: Iterable[Line], delimiter: str, column: str | None
 ) -> Iterator[Candidate]:
     """One candidate per data line of a CSV/TSV file (its first line too when it is no header,
-    see :func:`table_columns`)."""
+    see :func:`table_columns`). A line over :data:`MAX_LINE_CHARS` before the first readable one
+    is an error row, not the header: its fields past the first characters are never read."""
     rows = _content(lines)
     first = next(rows, None)
+    while first is not None and first[2]:  # over-long: an error row, never the header
+        yield too_long(*first)
+        first = next(rows, None)
     if first is None:
         return
     header, index, first_is_data = table_columns(name, first, delimiter, column)

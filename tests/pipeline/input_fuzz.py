@@ -2,11 +2,17 @@
 
 An input is built from a model (puzzle lines, grids, CSV/TSV tables, Parquet tables, or garbage
 bytes), then damaged the ways files are: other encodings and line endings, blank and comment
-lines, gzip, truncation. The model knows which lines hold a row, so the check can demand each
-of them exactly once (ok or an error row), in order; where the damage makes that unknowable
-(a cut in the middle of a grid, random bytes read as grids), it demands that no line is
-reported twice and every row is ok or says why. ``bench/fuzz_inputs.py`` runs 100,000 of them,
-``tests/pipeline/test_inputs_fuzz.py`` a few thousand.
+lines, lines over the readers' limit, gzip, truncation. The model knows which lines hold a row,
+so the check can demand each of them exactly once (ok or an error row), in order; where the
+damage makes that unknowable (a cut in the middle of a grid, random bytes read as grids), it
+demands that no line is reported twice and every row is ok or says why.
+
+Each input and recipe is built in plain Python from one :class:`random.Random`, and hypothesis
+draws its seed: one an example in ``tests/pipeline/test_inputs_fuzz.py`` (a failure shrinks to
+a seed that rebuilds it), a batch an example in ``bench/fuzz_inputs.py``, which runs 100,000.
+Drawing every choice through composite strategies cost 4 ms an input and 7 ms a recipe in
+hypothesis's own bookkeeping, more than reading the file; built from a seed, 0.3 ms. Cuts and
+numbers favour the edges (empty, one byte, one short; 0, 2**63, nan) as hypothesis's draws do.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import gzip
 import io
 import math
 import re
+import struct
 import tempfile
 import zlib
 from dataclasses import dataclass
@@ -28,13 +35,15 @@ from hypothesis import strategies as st
 
 import engine
 from pipeline.formats import InputRow, read_puzzles
+from pipeline.formats.sources import MAX_LINE_CHARS
 from pipeline.formats.tables import headerless
-from pipeline.recipe import RecipeError, load_recipe, with_overrides
+from pipeline.recipe import MAX_SEED, RecipeError, load_recipe, with_overrides
 
 NEWLINE = re.compile(r"\r\n|\r|\n")  # the readers' universal newlines
 SOLUTIONS = {n: engine.random_grid(n, seed=n) for n in (4, 6, 9)}
 CELL_CHARS = "123456789.0_-*ABCxé"  # symbols, blank markers, and a few that are not
 JUNK_CHARS = " \t,;:|#\"'\x00\x0b\x1c\u2028é\udcff"
+seeds = st.integers(0, 2**64 - 1)
 
 
 @dataclass(frozen=True)
@@ -48,8 +57,21 @@ class Input:
     lines: tuple[int, ...] | None
 
 
+def _edge(rng: Random, low: int, high: int) -> int:
+    """An integer in [low, high], at or next to an end one time in ten."""
+    if rng.random() < 0.1:
+        return min(max(rng.choice([low, low + 1, high - 1, high]), low), high)
+    return rng.randint(low, high)
+
+
+def _cut(rng: Random, length: int) -> int | None:
+    """Where to cut ``length`` bytes: None (whole) half the time."""
+    return None if rng.random() < 0.5 else _edge(rng, 0, length)
+
+
 def _puzzle(rng: Random) -> str:
-    """A puzzle-like text: a real grid with cells blanked, maybe damaged."""
+    """A puzzle-like text: a real grid with cells blanked, maybe damaged; rarely a line over
+    the readers' limit (just over, or at it)."""
     n = rng.choice(sorted(SOLUTIONS))
     cells = list(SOLUTIONS[n])
     for index in rng.sample(range(n * n), rng.randint(0, n * n)):
@@ -57,6 +79,8 @@ def _puzzle(rng: Random) -> str:
     text = "".join(cells)
     where = rng.randint(0, len(text))
     junk = "".join(rng.choices(CELL_CHARS + JUNK_CHARS, k=rng.randint(1, 4)))
+    if rng.random() < 0.002:
+        return (text * (MAX_LINE_CHARS // len(text) + 1))[: MAX_LINE_CHARS + rng.randint(-1, 2)]
     return rng.choice([text, text, text[:where], text[:where] + junk + text[where:], junk])
 
 
@@ -113,10 +137,6 @@ def table_file(rng: Random) -> Model:
     return lines, fmt, None
 
 
-MODELS = (line_file, grid_file, table_file)
-seeds = st.integers(0, 2**32 - 1)
-
-
 def _encode(text: str, encoding: str) -> bytes:
     if encoding == "latin-1":
         return text.encode("latin-1", "replace")
@@ -140,15 +160,33 @@ def content_lines(text: str) -> tuple[int, ...]:
     return tuple(i + 1 for i, line in enumerate(NEWLINE.split(text)) if _content(line))
 
 
-@st.composite
-def text_inputs(draw: st.DrawFn) -> Input:
+def _expected(fmt: str, text: str) -> tuple[int, ...]:
+    """The row lines a read of ``text`` forced to ``fmt`` (lines, csv, tsv) must give: a table's
+    first content line not over the length limit is its header unless it holds a puzzle."""
+    found = content_lines(text)
+    if fmt == "lines":
+        return found
+    lines = NEWLINE.split(text)
+    delimiter = "," if fmt == "csv" else "\t"
+    for place, number in enumerate(found):
+        first = lines[number - 1]
+        if len(first) <= MAX_LINE_CHARS:
+            if headerless(first.strip().split(delimiter)) is not None:
+                return found
+            return found[:place] + found[place + 1 :]
+    return found
+
+
+MODELS = (line_file, grid_file, table_file)
+
+
+def text_input(rng: Random) -> Input:
     """A text model in some encoding and line ending, maybe cut, maybe gzipped (and cut)."""
-    model = draw(st.sampled_from(MODELS))
-    lines, fmt, starts = model(Random(draw(seeds)))
-    ending = draw(st.sampled_from(["\n", "\r\n", "\r"]))
-    encoding = draw(st.sampled_from(["utf-8", "utf-8", "utf-8-sig", "utf-16", "latin-1"]))
-    data = _encode(ending.join(lines) + draw(st.sampled_from(["", ending])), encoding)
-    zipped, cut = draw(st.booleans()), draw(st.none() | st.integers(0, len(data)))
+    lines, fmt, starts = rng.choice(MODELS)(rng)
+    ending = rng.choice(["\n", "\r\n", "\r"])
+    encoding = rng.choice(["utf-8", "utf-8", "utf-8-sig", "utf-16", "latin-1"])
+    data = _encode(ending.join(lines) + rng.choice(["", ending]), encoding)
+    zipped, cut = rng.random() < 0.5, _cut(rng, len(data))
     if cut is not None and not zipped:
         data = data[:cut]
     expected = None
@@ -157,29 +195,18 @@ def text_inputs(draw: st.DrawFn) -> Input:
     elif fmt != "grid" and not (encoding == "utf-16" and cut is not None):
         expected = _expected(fmt, _decode(data))
     if zipped:
-        data = gzip.compress(data, mtime=0)
+        data = gzip.compress(data, compresslevel=rng.choice([1, 9]), mtime=0)
         if cut is not None:
             data = data[: max(cut, 1)]
             expected = None  # where the gzip breaks: see check_cut_gzip
-    forced = draw(st.booleans())
+    forced = rng.random() < 0.5
     suffix = {"csv": ".csv", "tsv": ".tsv"}.get(fmt, ".txt") + (".gz" if zipped else "")
     return Input(data, f"input{suffix}", fmt if forced else None, expected if forced else None)
 
 
-def _expected(fmt: str, text: str) -> tuple[int, ...]:
-    """The row lines a read of ``text`` forced to ``fmt`` (lines, csv, tsv) must give."""
-    found = content_lines(text)
-    if fmt == "lines" or not found:
-        return found
-    first = NEWLINE.split(text)[found[0] - 1].strip()
-    delimiter = "," if fmt == "csv" else "\t"
-    return found if headerless(first.split(delimiter)) is not None else found[1:]
-
-
-@st.composite
-def parquet_inputs(draw: st.DrawFn) -> Input:
-    """A Parquet table of puzzle text (nulls and junk too), maybe gzipped or cut."""
-    rng = Random(draw(seeds))
+def parquet_input(rng: Random) -> Input:
+    """A Parquet table of puzzle text (nulls and junk too), in one row group or several, maybe
+    gzipped or cut."""
     count = rng.randint(0, 25)
     puzzles = [
         None if rng.random() < 0.1 else _puzzle(rng).encode("utf-8", "replace").decode()
@@ -187,32 +214,37 @@ def parquet_inputs(draw: st.DrawFn) -> Input:
     ]
     table = pa.table({"puzzle": pa.array(puzzles, pa.string()), "n": list(range(count))})
     buffer = io.BytesIO()
-    pq.write_table(table, buffer)
+    compression = rng.choice(["snappy", "none", "gzip"])
+    pq.write_table(table, buffer, row_group_size=rng.choice([None, 1, 7]), compression=compression)
     data = buffer.getvalue()
-    cut = draw(st.none() | st.integers(0, len(data)))
+    cut = _cut(rng, len(data))
     lines = tuple(range(1, count + 1)) if cut is None else None
     data = data if cut is None else data[:cut]
-    if draw(st.booleans()):
-        data = gzip.compress(data, mtime=0)
-    return Input(data, "input.parquet", draw(st.sampled_from([None, "parquet"])), lines)
+    if rng.random() < 0.5:
+        data = gzip.compress(data, compresslevel=1, mtime=0)
+    return Input(data, "input.parquet", rng.choice([None, "parquet"]), lines)
 
 
-@st.composite
-def garbage_inputs(draw: st.DrawFn) -> Input:
+def garbage_input(rng: Random) -> Input:
     """Random bytes, or bytes that start like a known format and go wrong."""
-    start = draw(
-        st.sampled_from([b"", b"PAR1", b"\x1f\x8b", b"\xef\xbb\xbf", b"\xff\xfe", b"a,b\n"])
-    )
-    rng = Random(draw(seeds))
+    start = rng.choice([b"", b"PAR1", b"\x1f\x8b", b"\xef\xbb\xbf", b"\xff\xfe", b"a,b\n"])
     alphabet = rng.choice([bytes(range(256)), b"123456789.\n\r ,#-|", b"\n\r\t "])
-    data = start + bytes(rng.choices(alphabet, k=rng.randint(0, 2000)))
-    fmt = draw(st.sampled_from([None, "lines", "sdk", "grid", "csv", "tsv", "parquet"]))
-    name = draw(st.sampled_from(["x.txt", "x.sdk", "x.ss", "x.csv", "x.tsv", "x.parquet", "x.gz"]))
+    data = start + bytes(rng.choices(alphabet, k=_edge(rng, 0, 2000)))
+    fmt = rng.choice([None, "lines", "sdk", "grid", "csv", "tsv", "parquet"])
+    name = rng.choice(["x.txt", "x.sdk", "x.ss", "x.csv", "x.tsv", "x.parquet", "x.gz"])
     plain = fmt == "lines" and not data.startswith((b"\x1f\x8b", b"\xff\xfe", b"\xfe\xff"))
     return Input(data, name, fmt, content_lines(_decode(data)) if plain else None)
 
 
-inputs = st.one_of(text_inputs(), text_inputs(), parquet_inputs(), garbage_inputs())
+KINDS = (text_input, text_input, parquet_input, garbage_input)
+
+
+def build_input(rng: Random) -> Input:
+    """One generated input file, every choice taken from ``rng``."""
+    return rng.choice(KINDS)(rng)
+
+
+inputs = seeds.map(lambda seed: build_input(Random(seed)))
 
 
 def scratch_folder() -> Path:
@@ -270,15 +302,65 @@ def check_cut_gzip(found: Input, rows: list[InputRow]) -> None:
 KEYS = ("title", "author", "seed", "timezone", "output", "colour", "n_jobs", "tiers")
 BAND_KEYS = ("score", "iterations", "clues", "hardest", "needs", "level")
 SECTION_KEYS = ("tier", "count", "size", "box", "symmetry", "minimal", "layout", "order")
-scalars = st.one_of(
-    st.integers(-(2**64), 2**64),
-    st.sampled_from([0, 1, 9, 2**63 - 1, 2**63, -1]),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.booleans(),
-    st.text(max_size=12),
-    st.sampled_from(["easy", "hard", "3x3", "2x3", "rotate180", "x_wing", "naked_single", "UTC"]),
+NAMES = ("easy", "hard", "3x3", "2x3", "rotate180", "x_wing", "naked_single", "UTC")
+EDGE_INTEGERS = (0, 1, -1, 9, 2**63 - 1, 2**63, -(2**63), 2**64, -(2**64))
+EDGE_FLOATS = (math.nan, math.inf, -math.inf, 0.0, -0.0, 5e-324, 1.7976931348623157e308, 0.5)
+CHARACTERS = (  # ranges of code points a string draws from, as hypothesis's text() does
+    (0x20, 0x7E),  # printable ASCII: quotes, backslash, brackets, =, #
+    (0x00, 0x1F),  # control characters
+    (0x80, 0xFF),
+    (0x100, 0xD7FF),
+    (0xE000, 0xFFFF),  # private use, byte-order mark, specials
+    (0x10000, 0x10FFFF),
 )
-values = st.one_of(scalars, st.lists(scalars, max_size=3))
+
+
+def _string(rng: Random) -> str:
+    ranges = rng.sample(CHARACTERS, rng.randint(1, 3))
+    return "".join(chr(rng.randint(*rng.choice(ranges))) for _ in range(rng.randint(0, 12)))
+
+
+def _float(rng: Random) -> float:
+    """An edge value, a plain one, or any 64-bit pattern (subnormals, huge, nan payloads)."""
+    kind = rng.randrange(3)
+    if kind == 0:
+        return rng.choice(EDGE_FLOATS)
+    if kind == 1:
+        return rng.uniform(-200, 200)
+    return struct.unpack("<d", rng.getrandbits(64).to_bytes(8, "little"))[0]
+
+
+def _scalar(rng: Random) -> object:
+    kind = rng.randrange(6)
+    if kind == 0:
+        return rng.choice([rng.randint(-(2**64), 2**64), rng.randint(-5, 100)])
+    if kind == 1:
+        return rng.choice(EDGE_INTEGERS)
+    if kind == 2:
+        return _float(rng)
+    if kind == 3:
+        return rng.random() < 0.5
+    if kind == 4:
+        return _string(rng)
+    return rng.choice(NAMES)
+
+
+def _value(rng: Random) -> object:
+    """A scalar, or a list of up to three."""
+    if rng.random() < 0.5:
+        return _scalar(rng)
+    return [_scalar(rng) for _ in range(rng.randint(0, 3))]
+
+
+def _band(rng: Random) -> object:
+    """Two bounds (nan and out-of-range ones too), or any value."""
+    if rng.random() < 0.5:
+        return _value(rng)
+    return [rng.choice([_float(rng), rng.randint(-5, 100)]) for _ in range(2)]
+
+
+def _some(rng: Random, keys: tuple[str, ...], most: int) -> list[str]:
+    return rng.sample(keys, rng.randint(0, min(most, len(keys))))
 
 
 def toml_value(value: object) -> str:
@@ -299,36 +381,40 @@ def toml_value(value: object) -> str:
     return "[" + ", ".join(toml_value(item) for item in value) + "]"  # type: ignore[attr-defined]
 
 
-@st.composite
-def recipes(draw: st.DrawFn) -> str:
+def build_recipe(rng: Random) -> str:
     """TOML text of a recipe: usual and unknown keys, random values, bands and sections."""
-    lines = ['title = "Fuzz"'] if draw(st.integers(0, 5)) else []
-    if draw(st.booleans()):  # a valid recipe, then a few keys set at random
+    lines = ['title = "Fuzz"'] if rng.randint(0, 5) else []
+    if rng.random() < 0.5:  # a valid recipe, then a few keys set at random
         lines += ["seed = 1", "[[sections]]", 'tier = "easy"', "count = 1"]
-        for key in draw(st.lists(st.sampled_from(SECTION_KEYS), unique=True, max_size=2)):
-            lines.append(f"{key} = {toml_value(draw(values))}")
+        for key in _some(rng, SECTION_KEYS, 2):
+            lines.append(f"{key} = {toml_value(_value(rng))}")
         return "\n".join(lines) + "\n"
-    for key in draw(st.lists(st.sampled_from(KEYS[1:6]), unique=True)):
-        lines.append(f"{key} = {toml_value(draw(values))}")
-    for name in draw(st.lists(st.sampled_from(["x", "easy", "Bad Name"]), unique=True, max_size=2)):
+    for key in _some(rng, KEYS[1:6], 5):
+        lines.append(f"{key} = {toml_value(_value(rng))}")
+    for name in _some(rng, ("x", "easy", "Bad Name"), 2):
         lines.append(f'[tiers."{name}"]')
-        for key in draw(st.lists(st.sampled_from(BAND_KEYS), unique=True, max_size=3)):
-            band = st.lists(
-                st.floats(allow_nan=True) | st.integers(-5, 100), min_size=2, max_size=2
-            )
-            lines.append(f"{key} = {toml_value(draw(band | values))}")
-    for _ in range(draw(st.integers(0, 2))):
+        for key in _some(rng, BAND_KEYS, 3):
+            lines.append(f"{key} = {toml_value(_band(rng))}")
+    for _ in range(rng.randint(0, 2)):
         lines.append("[[sections]]")
-        tier = draw(st.sampled_from(["easy", "x", "hard", "nope"]))
-        lines.append(f'tier = "{tier}"')
-        lines.append(f"count = {toml_value(draw(st.sampled_from([1, 0, 5, 'a'])))}")
-        for key in draw(st.lists(st.sampled_from(SECTION_KEYS[2:]), unique=True, max_size=2)):
-            lines.append(f"{key} = {toml_value(draw(values))}")
+        lines.append(f'tier = "{rng.choice(["easy", "x", "hard", "nope"])}"')
+        lines.append(f"count = {toml_value(rng.choice([1, 0, 5, 'a']))}")
+        for key in _some(rng, SECTION_KEYS[2:], 2):
+            lines.append(f"{key} = {toml_value(_value(rng))}")
     text = "\n".join(lines) + "\n"
-    if draw(st.integers(0, 9)) == 0:  # damaged bytes: cut, or a stray character
-        where = draw(st.integers(0, len(text)))
-        text = text[:where] + draw(st.sampled_from(["", "=", "[", '"', "\udcff"])) + text[where:]
+    if rng.randint(0, 9) == 0:  # damaged bytes: cut, or a stray character
+        where = _edge(rng, 0, len(text))
+        text = text[:where] + rng.choice(["", "=", "[", '"', "\udcff"]) + text[where:]
     return text
+
+
+def build_recipe_case(rng: Random) -> tuple[str, int | None]:
+    """A recipe's text and the --seed override to apply (None: none)."""
+    text = build_recipe(rng)
+    return text, rng.choice([None, None, None, None, 0, MAX_SEED, MAX_SEED + 1, -1])
+
+
+recipes = seeds.map(lambda seed: build_recipe_case(Random(seed)))
 
 
 def load_fuzzed_recipe(folder: Path, text: str, seed: int | None) -> str:

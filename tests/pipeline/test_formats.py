@@ -122,6 +122,24 @@ def test_tsv_header_picks_the_puzzle_column_and_reports_short_rows():
     assert rows[2].reason == "row has 1 fields; the puzzle is in field 2"
 
 
+def test_an_over_long_first_line_of_a_table_is_an_error_row_not_its_header(tmp_path):
+    """Only its first characters are read, so it can be neither header nor data: the first
+    readable line decides (found by bench/fuzz_inputs.py: the row was silently taken as the
+    header)."""
+    p1, p2, _ = reference()
+    long = "\t".join(["9" * MAX_LINE_CHARS, p1])
+    path = tmp_path / "long.tsv"
+    path.write_text(f"{long}\nid\tpuzzle\n7\t{p2}\n")
+    for options in ({}, {"column": "puzzle"}):
+        rows = read_all(path, **options)
+        assert [row.line for row in rows] == [1, 3]
+        assert rows[0].reason.startswith(f"line 1 has {len(long)} characters")
+        assert (rows[1].puzzle, rows[1].extra) == (p2, {"id": "7"})
+    path.write_text(f"{long}\n# note\n{long}\n7\t{p2}\n")  # no header: the puzzle row is data
+    rows = read_all(path)
+    assert [(row.line, row.puzzle) for row in rows] == [(1, None), (3, None), (4, p2)]
+
+
 def test_column_option_and_its_errors(tmp_path):
     solutions = read_all(SAMPLES / "kaggle.csv", column="solutions")
     assert [row.puzzle for row in solutions] == kaggle(1)

@@ -7,12 +7,17 @@ an upgrade, a grade could run yesterday's finders. Here every engine file's cach
 carry a digest of all the engine's sources, so any change recompiles (once, as
 ``pipeline prepare`` does on a new machine) instead of loading old machine code.
 
-Importing this module installs the locators; ``engine.jit`` does so before any kernel exists.
+A cache index whose signatures name a class the engine no longer has (a named tuple renamed
+or removed) is read as stale too: numba unpickles an index before it compares source stamps,
+and would fail on it instead of recompiling.
+
+Importing this module installs both; ``engine.jit`` does so before any kernel exists.
 """
 
 from __future__ import annotations
 
 import hashlib
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +58,29 @@ def _whole_engine(locator: type) -> type:
     return WholeEngine
 
 
+#: What unpickling an index written by another version of the code can raise.
+UNREADABLE = (AttributeError, ImportError, EOFError, TypeError, ValueError, pickle.UnpicklingError)
+
+
+def _tolerant(load_index: Any) -> Any:
+    """numba's index loader, returning no entries (stale) for an index it cannot unpickle."""
+
+    def load(self: Any) -> dict:
+        try:
+            return load_index(self)
+        except UNREADABLE:
+            return {}
+
+    load.tolerant = True
+    return load
+
+
 def install() -> None:
-    """Put the engine's locators first in numba's list (once), in numba's own order."""
+    """Put the engine's locators first in numba's list and make index loading tolerant (once),
+    in numba's own order."""
+    index = caching.IndexDataCacheFile
+    if not getattr(index._load_index, "tolerant", False):
+        index._load_index = _tolerant(index._load_index)
     classes = caching.CacheImpl._locator_classes
     if any(getattr(c, "__name__", "").startswith("WholeEngine") for c in classes):
         return

@@ -21,6 +21,8 @@ step's ``extra`` for the rating, and the chain's cells into its proof.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from engine.jit import kernel
@@ -49,6 +51,26 @@ from engine.logic.state import (
 TURBOT_LEVELS = 2
 #: Sukaku Explainer's "3 strong-linked fishes": X-chains of three strong links, rated 5.4-5.6.
 THREE_LINK_LEVELS = 3
+
+
+class ChainGraph(NamedTuple):
+    """What a chain search runs on: the nodes, their links and the weak-strong steps.
+
+    Node x is digit ``node_digit[x]`` in cell ``node_cell[x]``, or, for a node of several cells
+    (``node_cell[x]`` = -1 - its row), in one of the cells of that row of ``group_cells``, a
+    bitset over the cells; ``owner[x]`` is the almost locked set node x belongs to (-1 for
+    none; empty for chains without ALS). ``weak`` and ``strong`` are the link sets, ``linked``
+    the nodes with a strong link and ``step`` their weak-strong steps (:func:`_steps`).
+    """
+
+    weak: np.ndarray
+    strong: np.ndarray
+    linked: np.ndarray
+    step: np.ndarray
+    node_cell: np.ndarray
+    node_digit: np.ndarray
+    group_cells: np.ndarray
+    owner: np.ndarray
 
 
 @kernel
@@ -162,6 +184,7 @@ def _x_chains(cand, pos, T, rec, max_level):
     node_digit = np.empty(ncells, dtype=np.int64)
     no_groups = np.zeros((1, 1), dtype=np.uint64)
     no_sets = np.zeros(0, dtype=np.int64)
+    graph = ChainGraph(weak, strong, linked, step, node_cell, node_digit, no_groups, no_sets)
     for d in range(n):
         digit_cells(pos, units, d, holders)
         for j in range(words):
@@ -185,23 +208,7 @@ def _x_chains(cand, pos, T, rec, max_level):
                 linked[b >> 6] |= bit(b & 63)
         node_digit[:] = d
         _steps(weak, strong, linked, step)
-        _refute(
-            rec,
-            cand,
-            X_CHAIN,
-            holders,
-            linked,
-            weak,
-            strong,
-            step,
-            levels,
-            reached,
-            node_cell,
-            node_digit,
-            no_groups,
-            no_sets,
-            max_level,
-        )
+        _refute(rec, cand, X_CHAIN, holders, graph, levels, reached, max_level)
 
 
 @kernel
@@ -252,7 +259,7 @@ def refute_all(
     rec, cand, tech, starts, weak, strong, node_cell, node_digit, group_cells, owner, lengths, since
 ):
     """Refute every candidate node (the first ``starts`` nodes) by the shortest chain over the
-    link sets ``weak`` and ``strong`` (``owner``: see :func:`_record`), of at most ``lengths[0]``
+    link sets ``weak`` and ``strong`` (the rest: see :class:`ChainGraph`), of at most ``lengths[0]``
     weak-strong pairs, then of at most ``lengths[1]`` ... while no step has been recorded since
     the record held ``since`` steps (0 skips a length): a rung that climbs from short chains to
     long ones builds the links once."""
@@ -269,28 +276,13 @@ def refute_all(
     _steps(weak, strong, linked, step)
     levels = np.zeros((min(lengths.max(), count) + 2, words), dtype=np.uint64)
     reached = np.zeros(words, dtype=np.uint64)
+    graph = ChainGraph(weak, strong, linked, step, node_cell, node_digit, group_cells, owner)
     for i in range(lengths.shape[0]):
         if i > 0 and rec.counts[C_STEPS] > since:
             return
         if lengths[i] == 0:
             continue
-        _refute(
-            rec,
-            cand,
-            tech,
-            nodes,
-            linked,
-            weak,
-            strong,
-            step,
-            levels,
-            reached,
-            node_cell,
-            node_digit,
-            group_cells,
-            owner,
-            lengths[i],
-        )
+        _refute(rec, cand, tech, nodes, graph, levels, reached, lengths[i])
 
 
 @kernel
@@ -312,30 +304,12 @@ def _steps(weak, strong, linked, step):
 
 
 @kernel
-def _refute(
-    rec,
-    cand,
-    tech,
-    nodes,
-    linked,
-    weak,
-    strong,
-    step,
-    levels,
-    reached,
-    node_cell,
-    node_digit,
-    group_cells,
-    owner,
-    max_level,
-):
+def _refute(rec, cand, tech, nodes, graph, levels, reached, max_level):
     """Record every candidate of the bitset ``nodes`` (in order) that a chain of at most
-    ``max_level`` weak-strong pairs refutes, the shortest one. (Inlined: X-chains call it once
-    per digit, and a call costs two atomic reference counts per array it takes.)
-
-    ``linked`` holds the nodes with a strong link, the only ones followed; ``step`` their
-    weak-strong steps (:func:`_steps`).
+    ``max_level`` weak-strong pairs refutes, the shortest one, following only the ``linked``
+    nodes of ``graph``. ``levels`` and ``reached`` are the search's buffers.
     """
+    weak, strong, linked, step = graph.weak, graph.strong, graph.linked, graph.step
     words = weak.shape[1]
     for j in range(words):
         m = nodes[j]
@@ -371,33 +345,19 @@ def _refute(
                     if fresh & weak[z, i]:
                         hit = True
             if hit:
-                _record(
-                    rec,
-                    cand,
-                    tech,
-                    z,
-                    level,
-                    levels,
-                    weak,
-                    strong,
-                    step,
-                    node_cell,
-                    node_digit,
-                    group_cells,
-                    owner,
-                )
+                _record(rec, cand, tech, z, level, levels, graph)
 
 
 @kernel
-def _record(
-    rec, cand, tech, z, level, levels, weak, strong, step, node_cell, node_digit, group_cells, owner
-):
+def _record(rec, cand, tech, z, level, levels, graph):
     """Trace the chain back from its last true candidate and record the elimination of z.
 
     A chain over almost locked sets (``owner[x]``: the ALS of node x, -1 for none; an empty
     ``owner`` for chains without ALS) is named by how many ALS it passes through: two make an
     ALS-XZ (doubly linked when it goes back to the first), three an ALS-XY-wing, more a chain.
     """
+    weak, strong, step, owner = graph.weak, graph.strong, graph.step, graph.owner
+    node_cell, node_digit, group_cells = graph.node_cell, graph.node_digit, graph.group_cells
     words = weak.shape[1]
     start = mark(rec)
     digits = bit(node_digit[z])

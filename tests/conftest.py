@@ -5,9 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 TEST_DATA = Path(__file__).resolve().parent / "data"
+
+# No per-example deadline anywhere: whichever property test first calls a kernel pays its load
+# (or compile) from numba's cache, so a deadline failed or passed by test order, not by the code.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 def read_puzzles(path: Path) -> list[str]:
@@ -22,3 +28,16 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"public data sets not present at {SHARED_DATA} (CI always has them)")
     return SHARED_DATA
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """Repeat pytest-randomly's seed at the end, where a failure is read (``-q`` hides the
+    header that prints it), with the command that runs the same order again."""
+    seed = config.getoption("randomly_seed", None)
+    if isinstance(seed, int):
+        terminalreporter.write_line(
+            f"test order: pytest-randomly seed {seed}; "
+            f"`pytest -p randomly --randomly-seed={seed}` repeats it"
+        )

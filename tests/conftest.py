@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -30,11 +31,13 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, config: pytest.Config
-) -> None:
-    """Repeat pytest-randomly's seed at the end, where a failure is read (``-q`` hides the
-    header that prints it), with the command that runs the same order again."""
+) -> Generator[None, None, None]:
+    """Repeat pytest-randomly's seed after the failures' summary, where it is read (``-q`` hides
+    the header that prints it), with the command that runs the same order again."""
+    yield
     seed = config.getoption("randomly_seed", None)
     if isinstance(seed, int):
         terminalreporter.write_line(

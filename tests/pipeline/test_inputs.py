@@ -24,7 +24,6 @@ from pipeline.app import INTERNAL_ERROR, TRACEBACK_PREFIX
 from pipeline.cli import app
 from pipeline.formats import FormatError, read_puzzles
 from pipeline.formats.sources import MAX_LINE_CHARS, SNIFF_BYTES
-from pipeline.prepare import GRADE, prepare_engine
 from pipeline.recipe import MAX_SEED, RecipeError, load_recipe
 from tests.pipeline.test_grade_command import CLASH, SOLUTION, UNIQUE
 
@@ -308,9 +307,6 @@ def test_a_full_disk_is_one_error(tmp_path: Path, suffix: str) -> None:
     source = tmp_path / "p.txt"
     source.write_text(f"{UNIQUE}\n" * 3000)
     out = tmp_path / f"graded{suffix}"
-    # compiled first, here: the limit is for the output, not numba's cache files, which a
-    # cold cache (or a test order that has not graded yet) would have the limited process write
-    prepare_engine(GRADE)
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))

@@ -24,9 +24,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# pytest-randomly shuffles the test order on every run and the summary ends with its seed:
+# `make test SEED=<seed>` repeats that order, `make test SEED=none` runs in file order.
+ORDER = $(if $(filter none,$(SEED)),-p no:randomly,$(if $(SEED),-p randomly --randomly-seed=$(SEED)))
+
 test: $(STAMP) system-deps lint
 	$(BIN)/pipeline prepare
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(ORDER)
 
 # BENCH=dig_bench,engine_bench runs only those scripts (the README's figures come from these two)
 bench: $(STAMP) system-deps

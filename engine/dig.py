@@ -93,7 +93,7 @@ from engine.logic.state import TECHNIQUE_INDEX
 from engine.search9 import scratch9
 from engine.solver import MultipleSolutions, NoSolution, count_grid, workspace
 from engine.text import Grid, parse, parse_unchecked, to_text
-from engine.tiers import DEFAULT_TIERS, Tier
+from engine.tiers import DEFAULT_TIERS, Tier, techniques_clash
 
 SYMMETRIES = (
     "none",
@@ -313,8 +313,9 @@ def check_possible(band: Tier, geo: Geometry, minimal: bool) -> None:
             f"{where}: minimal puzzles of this size are almost never solvable "
             "by singles alone; dig them with minimal=False"
         )
-    if band.hardest and band.needs and TECHNIQUE_INDEX[band.needs] > TECHNIQUE_INDEX[band.hardest]:
-        raise ImpossibleBand(f"{where}: needs {band.needs} but allows at most {band.hardest}")
+    clash = techniques_clash(band)
+    if clash:
+        raise ImpossibleBand(f"{where}: needs = {clash}")
     if band.score and band.score[1] < MIN_SCORE:
         raise ImpossibleBand(f"{where}: no puzzle scores below {MIN_SCORE} (band {band.score})")
     if not band.clues:

@@ -60,6 +60,17 @@ class Tier:
         return admitted
 
 
+def techniques_clash(band: Tier) -> str | None:
+    """Why no puzzle can meet the band's technique limits (``needs`` harder than ``hardest``),
+    or None when they agree. The one statement of that rule: the table parser and the digger's
+    feasibility check both ask it."""
+    if band.hardest is None or band.needs is None:
+        return None
+    if TECHNIQUE_INDEX[band.needs] <= TECHNIQUE_INDEX[band.hardest]:
+        return None
+    return f"{band.needs!r} is harder than hardest = {band.hardest!r}"
+
+
 def _within(value: Figure, band: tuple[float, float] | None) -> bool | np.ndarray:
     return True if band is None else (band[0] <= value) & (value <= band[1])
 
@@ -132,11 +143,9 @@ def tiers_from_mapping(mapping: Mapping[str, Any]) -> dict[str, Tier]:
             hardest=_technique(table, "hardest", where),
             needs=_technique(table, "needs", where),
         )
-        order = [TECHNIQUE_INDEX[t] for t in (band.hardest, band.needs) if t]
-        if len(order) == 2 and order[1] > order[0]:
-            raise InvalidTiers(
-                f"{where}.needs: {band.needs!r} is harder than hardest = {band.hardest!r}"
-            )
+        clash = techniques_clash(band)
+        if clash:
+            raise InvalidTiers(f"{where}.needs: {clash}")
         bands[name] = band
     return bands
 

@@ -265,21 +265,32 @@ def _on_local(
     else:
         return
     executor = get_reusable_executor(max_workers=workers)
-    finished = False
-    try:
-        submit = partial(executor.submit, _in_worker, function, os.getpid())
-        yield from _windowed(submit, tasks, AHEAD * workers, check)
-        finished = True
-    finally:  # stopped early (--strict, an error, SIGTERM): no worker goes on computing
-        if not finished:
-            executor.shutdown(wait=False, kill_workers=True)
+    submit = partial(executor.submit, _in_worker, function, os.getpid())
+
+    def kill(_: list[Any]) -> None:
+        """Stopped early (--strict, an error, SIGTERM): no worker goes on computing. loky fails
+        the futures still out itself; cancelling them first made its manager thread die of
+        InvalidStateError before it killed the workers."""
+        executor.shutdown(wait=False, kill_workers=True)
+
+    yield from _windowed(submit, tasks, AHEAD * workers, check, kill)
+
+
+def _cancel(futures: list[Any]) -> None:
+    for future in futures:
+        future.cancel()
 
 
 def _windowed(
-    submit: Callable[[T], Any], tasks: Iterator[T], window: int, check: Check | None
+    submit: Callable[[T], Any],
+    tasks: Iterator[T],
+    window: int,
+    check: Check | None,
+    stop: Callable[[list[Any]], None] = _cancel,
 ) -> Iterator[tuple[T, Any]]:
     """Results of ``submit(task)`` futures in task order, at most ``window`` in flight, each
-    checked as it comes in; the futures still out are cancelled when the caller stops early."""
+    checked as it comes in; ``stop`` gets the futures still out when the caller stops early
+    (by default they are cancelled)."""
     pending: deque[tuple[T, Any]] = deque((task, submit(task)) for task in islice(tasks, window))
     try:
         while pending:
@@ -291,8 +302,8 @@ def _windowed(
             pending.extend((following, submit(following)) for following in islice(tasks, 1))
             yield task, result
     finally:
-        for _, future in pending:
-            future.cancel()
+        if pending:
+            stop([future for _, future in pending])
 
 
 def _in_worker(function: Callable[[T], R], parent: int, task: T) -> R:

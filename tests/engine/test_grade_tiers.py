@@ -8,10 +8,22 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import engine
+from engine.dig import ImpossibleBand, check_possible
+from engine.geometry import geometry
 from engine.grade import rate_within
-from engine.tiers import DEFAULT_TIERS, InvalidTiers, Tier, tier_of, tiers_from_mapping
+from engine.logic.state import TECHNIQUES
+from engine.tiers import (
+    DEFAULT_TIERS,
+    InvalidTiers,
+    Tier,
+    techniques_clash,
+    tier_of,
+    tiers_from_mapping,
+)
 from tests.conftest import read_puzzles
 
 
@@ -56,6 +68,27 @@ def test_bands_from_toml_keep_order_and_fields() -> None:
     assert tier_of(bands, 4.0, 12, 25, "xy_wing") == "tough"
     assert tier_of(bands, 4.0, 12, 25, "naked_pair") is None  # needs x_wing at least
     assert tier_of(bands, 2.0, 12, 25, "hidden_single") is None  # too few clues for gentle
+
+
+@given(st.sampled_from(TECHNIQUES), st.sampled_from(TECHNIQUES))
+def test_one_needs_versus_hardest_rule_for_the_parser_and_the_digger(
+    hardest: str, needs: str
+) -> None:
+    band = Tier("band", hardest=hardest, needs=needs)
+    ranks = range(-1, len(TECHNIQUES))
+    satisfiable = any(band.admits_rank(0.0, 0, 0, rank) for rank in ranks)
+    clash = techniques_clash(band)
+    assert (clash is None) == satisfiable
+    if clash is None:
+        assert tiers_from_mapping({"band": {"hardest": hardest, "needs": needs}}) == {"band": band}
+        check_possible(band, geometry(3, 3), minimal=False)
+        return
+    with pytest.raises(InvalidTiers) as parsed:
+        tiers_from_mapping({"band": {"hardest": hardest, "needs": needs}})
+    assert str(parsed.value) == f"tiers.band.needs: {clash}"
+    with pytest.raises(ImpossibleBand) as dug:
+        check_possible(band, geometry(3, 3), minimal=False)
+    assert str(dug.value).endswith(f": needs = {clash}")
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import time
 import tracemalloc
 from itertools import islice
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -174,6 +176,33 @@ def test_a_forged_row_from_a_worker_is_rejected(tmp_path, monkeypatch) -> None:
             check=check_dug,
         )
     assert len(stored) == 1  # only the chunk this process dug itself, before the pool
+
+
+def test_a_pool_stopped_early_ends_its_workers(monkeypatch) -> None:
+    """Leaving the results early (--strict, an error) with tasks still queued ends the worker
+    processes at once; they do not wait idle for tasks that will never come."""
+    monkeypatch.setattr("pipeline.parallel.WORKER_START", 0.0)
+    results = results_in_order(worker_tasks.slow_pid, range(40), ParallelSpec(2))
+    pids = {pid for _, (_, pid) in islice(results, 4)} - {os.getpid()}
+    assert pids  # workers ran some of the first tasks, and more are queued behind them
+    results.close()
+    deadline = time.monotonic() + 20
+    while pids & alive(pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(pids)
+
+
+def alive(pids: set[int]) -> set[int]:
+    """Those of ``pids`` that are running processes (not gone, not zombies)."""
+    running = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            continue
+        if state != "Z":
+            running.add(pid)
+    return running
 
 
 def test_chunk_size_changes_neither_grids_nor_puzzles(tmp_path, monkeypatch) -> None:

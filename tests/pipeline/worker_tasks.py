@@ -4,6 +4,7 @@ forger that returns rows a worker must not get away with, and a probe of where a
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 from pipeline.run import DigJob, dig_chunk
@@ -38,4 +39,10 @@ def where(task: int) -> tuple[int, str | None]:
 
 def pid(task: int) -> tuple[int, int]:
     """The task and the process that ran it."""
+    return task, os.getpid()
+
+
+def slow_pid(task: int) -> tuple[int, int]:
+    """As :func:`pid`, a quarter of a second later: long enough that tasks queue up."""
+    time.sleep(0.25)
     return task, os.getpid()

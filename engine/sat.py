@@ -24,6 +24,7 @@ SOLVER = "cadical195"  # a python-sat solver name: CaDiCaL 1.9.5, the fastest he
 # CaDiCaL's stable mode only, as its --sat preset: 13-30 % fewer conflicts than its default on the
 # grids that reach SAT (bench/sat_bench.py --options '{}'). Solvers other than CaDiCaL ignore it.
 OPTIONS = {"stabilizeonly": 1}
+ROWS_AT_ONCE = 256  # grids per numpy step in without_singles: bounds its memory on big batches
 
 
 def count(values: np.ndarray, tables: Tables, limit: int, solution: np.ndarray) -> int:
@@ -78,6 +79,25 @@ def candidates(values: np.ndarray, peers: np.ndarray, n: int) -> np.ndarray | No
     if seen[given, values[given]].any():
         return None
     return ~seen[:, 1:] & (values == 0)[:, None]
+
+
+def without_singles(values: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int) -> np.ndarray:
+    """Per row of ``values`` (grids of one size), whether the givens leave no single: no open cell
+    down to one value and no value a unit lacks down to one place in it (clashing rows: either)."""
+    stuck = np.zeros(values.shape[0], dtype=bool)
+    ncells = values.shape[1]
+    for start in range(0, values.shape[0], ROWS_AT_ONCE):
+        rows = values[start : start + ROWS_AT_ONCE]
+        seen = np.zeros((rows.shape[0], ncells, n + 1), dtype=bool)
+        seen[
+            np.arange(rows.shape[0])[:, None, None], np.arange(ncells)[:, None], rows[:, peers]
+        ] = True
+        cand = ~seen[..., 1:] & (rows == 0)[..., None]
+        naked = (np.count_nonzero(cand, axis=2) == 1).any(axis=1)
+        # a value a unit holds has no place left in it, so one place is a hidden single
+        hidden = (np.count_nonzero(cand[:, units], axis=2) == 1).any(axis=(1, 2))
+        stuck[start : start + rows.shape[0]] = ~(naked | hidden)
+    return stuck
 
 
 def encode(

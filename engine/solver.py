@@ -30,13 +30,14 @@ class MultipleSolutions(ValueError):
 
 
 SAT_FROM = 16  # grids this size and up fall back on the SAT counter when the DFS runs long
-# DFS branches before SAT takes over: about 25 ms on a 16x16. The competition 16x16 set takes
-# 2.2-2.3 s of CPU with anything from 500 to 1,500, 2.8 s with 300 (bench/sat_bench.py --budgets),
-# and 10.6 s with no fallback
+# DFS branches before SAT takes over: about 25 ms on a 16x16. With STUCK_BUDGET below, the
+# competition 16x16 set takes 2.0 s of CPU with 1,000 or 2,000, 2.5 s with 500, 3.0 s with 300
+# (busy machine, bench/sat_bench.py --budgets), and 10.6 s with no fallback
 DFS_BUDGET = 1_000
 # the budget of a grid whose givens leave no single (no cell down to one value, no value down to
 # one place in a unit): in the 16x16 set those are the 12 grids that need 12,000 branches or more
-# (the others need 0-2,458), so 1,000 branches spent on each before SAT are wasted
+# (the others need 0-2,458), so the 1,000 branches each used to spend before SAT were wasted
+# (0.2-0.3 s of CPU on the set). The MiniZinc 25x25 has singles, so it keeps DFS_BUDGET.
 STUCK_BUDGET = 50
 # the SAT counter keeps one blocking clause (one literal per open cell) per solution found:
 # past this many literals in all, counting stays with the DFS, which enumerates without memory

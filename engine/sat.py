@@ -6,10 +6,10 @@ each dead end into a clause saying why it failed, so it is met once. The solver 
 python-sat (``bench/sat_bench.py`` measures it against some of the others the package ships).
 
 Encoding: one variable per (open cell, value the givens still allow), so given cells, and values
-a given peer holds, have no variable. Each open cell takes a value and each value a unit lacks
-takes a place in it (at least one); a cell takes one value and peers never share one (at most
-one, pairwise). Counting goes on past a solution by blocking it: a clause that not all of its
-placements hold again.
+a given peer holds, have no variable; numbered cell by cell, most candidates first
+(``numbering``). Each open cell takes a value and each value a unit lacks takes a place in it (at
+least one); a cell takes one value and peers never share one (at most one, pairwise). Counting
+goes on past a solution by blocking it: a clause that not all of its placements hold again.
 """
 
 from __future__ import annotations
@@ -106,9 +106,8 @@ def numbering(cand: np.ndarray) -> np.ndarray:
     """The variable (1..) of each cell and value index ``cand`` allows, else 0: a cell's
     variables are consecutive, and cells with more candidates come first. CaDiCaL's first
     decisions then fall on the cells with fewest candidates (it seems to break ties towards
-    high-numbered variables): 10-16 % fewer conflicts than row-major order on
-    the grids that reach SAT (44,258 instead of 49,482 on the 16x16 set, 38,633 instead of
-    42,564 on the 25x25)."""
+    high-numbered variables): 10-16 % fewer conflicts than row-major order on the grids that
+    reach SAT (44,258 instead of 49,482 on the 16x16 set, 38,633 instead of 42,564 on the 25x25)."""
     order = np.argsort(-np.count_nonzero(cand, axis=1), kind="stable")
     var = np.zeros(cand.shape, dtype=np.int64)
     var[order] = np.cumsum(cand[order]).reshape(cand.shape) * cand[order]

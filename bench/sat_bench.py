@@ -17,6 +17,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+import numpy as np
 from public_sets import DATA, read
 
 import engine
@@ -43,10 +44,12 @@ def show(times: list[float]) -> str:
 def reaching_sat(puzzles: list[str]) -> int:
     """How many of a batch run past the DFS budget and go to SAT."""
     grids = [engine.parse(p) for p in puzzles]
-    space = solver.workspace(grids[0].geometry)
-    budget = solver.dfs_budget(grids[0].geometry, 2)
+    geo = grids[0].geometry
+    space = solver.workspace(geo)
+    budgets = solver.dfs_budgets(geo, np.stack([g.values for g in grids]), 2)
     return sum(
-        space.search(g.values, 2, g.values.copy(), max_nodes=budget) == OUT_OF_BUDGET for g in grids
+        space.search(g.values, 2, g.values.copy(), max_nodes=int(budget)) == OUT_OF_BUDGET
+        for g, budget in zip(grids, budgets, strict=True)
     )
 
 

@@ -3,8 +3,9 @@
 Counting runs the DFS kernel of ``engine.search``. From 16x16 up it gets a branch budget, and a
 grid that runs past it is finished by the SAT counter of ``engine.sat`` (CaDiCaL, from python-sat),
 which learns from its dead ends: hard competition grids (the MiniZinc 25x25) take the DFS millions
-of branches. Smaller grids never fall back: the DFS settles the hardest known 9x9 puzzles fast,
-and 9x9 counting stays exactly as it was.
+of branches. A grid whose givens leave no single gets a much smaller budget: those are the ones
+the DFS cannot finish. Smaller grids never fall back: the DFS settles the hardest known 9x9
+puzzles fast, and 9x9 counting stays exactly as it was.
 """
 
 from __future__ import annotations
@@ -29,10 +30,15 @@ class MultipleSolutions(ValueError):
 
 
 SAT_FROM = 16  # grids this size and up fall back on the SAT counter when the DFS runs long
-# DFS branches before SAT takes over: about 25 ms on a 16x16. The competition 16x16 set takes
-# 2.2-2.3 s of CPU with anything from 500 to 1,500, 2.8 s with 300 (bench/sat_bench.py --budgets),
-# and 10.6 s with no fallback
+# DFS branches before SAT takes over: about 25 ms on a 16x16. With STUCK_BUDGET below, the
+# competition 16x16 set takes 2.0 s of CPU with 1,000 or 2,000, 2.5 s with 500, 3.0 s with 300
+# (busy machine, bench/sat_bench.py --budgets), and 10.6 s with no fallback
 DFS_BUDGET = 1_000
+# the budget of a grid whose givens leave no single (no cell down to one value, no value down to
+# one place in a unit): in the 16x16 set those are the 12 grids that need 12,000 branches or more
+# (the others need 0-2,458), so the 1,000 branches each used to spend before SAT were wasted
+# (0.2-0.3 s of CPU on the set). The MiniZinc 25x25 has singles, so it keeps DFS_BUDGET.
+STUCK_BUDGET = 50
 # the SAT counter keeps one blocking clause (one literal per open cell) per solution found:
 # past this many literals in all, counting stays with the DFS, which enumerates without memory
 SAT_BLOCKING_LITERALS = 1 << 22
@@ -55,13 +61,25 @@ def dfs_budget(geo: Geometry, limit: int) -> int:
     return DFS_BUDGET
 
 
+def dfs_budgets(geo: Geometry, values: np.ndarray, limit: int) -> np.ndarray:
+    """Per grid (rows of ``values``), the branches the DFS may try before SAT (as ``dfs_budget``),
+    :data:`STUCK_BUDGET` for a grid its givens leave without a single."""
+    budget = dfs_budget(geo, limit)
+    budgets = np.full(values.shape[0], budget, dtype=np.int64)
+    if budget:
+        stuck = sat.without_singles(values, geo.peers, geo.units, geo.n)
+        budgets[stuck] = min(budget, STUCK_BUDGET)
+    return budgets
+
+
 def count_grid(grid: Grid, limit: int = 2) -> tuple[int, np.ndarray]:
     """Count solutions of a parsed grid up to ``limit``; also return the first solution found."""
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
     solution = np.zeros(grid.geometry.ncells, dtype=np.uint8)
     space = workspace(grid.geometry)
-    count = space.search(grid.values, limit, solution, max_nodes=dfs_budget(grid.geometry, limit))
+    budget = int(dfs_budgets(grid.geometry, grid.values[None], limit)[0])
+    count = space.search(grid.values, limit, solution, max_nodes=budget)
     if count == OUT_OF_BUDGET:
         count = sat.count(grid.values, space.tables, limit, solution)
     return count, solution
@@ -115,8 +133,15 @@ def count_many(
     values = parse_many(batch, box)
     geo = infer_geometry(values.shape[1], box)
     space = workspace(geo)
-    budget = dfs_budget(geo, limit)
-    counts, found = space.count_batch(values, limit, budget)
+    budgets = dfs_budgets(geo, values, limit)
+    if (budgets == budgets[0]).all():  # one kernel call on the batch as it is (always below 16x16)
+        counts, found = space.count_batch(values, limit, int(budgets[0]))
+    else:  # one per budget
+        counts = np.zeros(values.shape[0], dtype=np.int64)
+        found = np.zeros_like(values)
+        for budget in np.unique(budgets):
+            rows = np.flatnonzero(budgets == budget)
+            counts[rows], found[rows] = space.count_batch(values[rows], limit, int(budget))
     for index in np.flatnonzero(counts == OUT_OF_BUDGET):
         counts[index] = sat.count(values[index], space.tables, limit, found[index])
     for index in np.flatnonzero(counts == 0):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import sat, solver
-from engine.search import Workspace
+from engine.search import OUT_OF_BUDGET, Workspace
 from tests import reference
 from tests.conftest import read_puzzles
 from tests.engine.test_counter import partial_grids, text
@@ -131,3 +131,60 @@ def test_minizinc_25x25_is_unique(shared_data) -> None:
     count, solution = solver.count_grid(grid, 1)
     assert count == 1
     assert_valid_completion(grid.geometry, grid.values, solution)
+
+
+def has_single(geo: engine.Geometry, values: list[int]) -> bool:
+    """A plain scan: an open cell its peers' givens leave one value, or a value a unit lacks
+    that one of its open cells alone may take."""
+    allowed = [
+        set() if v else set(range(1, geo.n + 1)) - {values[p] for p in geo.peers[cell]}
+        for cell, v in enumerate(values)
+    ]
+    if any(len(values_left) == 1 for values_left in allowed):
+        return True
+    return any(
+        sum(value in allowed[cell] for cell in unit) == 1
+        for unit in geo.units
+        for value in range(1, geo.n + 1)
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(partial_grids([(2, 2), (2, 3), (3, 3), (4, 4)]), min_size=1, max_size=4))
+def test_without_singles_matches_a_plain_scan(cases) -> None:
+    """Grids of one shape in a batch, split into one-row steps or not: the same answer per grid
+    as a cell-by-cell scan (clashing grids may get either)."""
+    box_rows, box_cols, _ = cases[0]
+    geo = engine.geometry(box_rows, box_cols)
+    rows = [
+        values for shape_r, shape_c, values in cases if (shape_r, shape_c) == (box_rows, box_cols)
+    ]
+    batch = np.array(rows, dtype=np.uint8)
+    stuck = sat.without_singles(batch, geo.peers, geo.units, geo.n)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sat, "ROWS_AT_ONCE", 1)
+        assert (sat.without_singles(batch, geo.peers, geo.units, geo.n) == stuck).all()
+    for values, flag in zip(rows, stuck, strict=True):
+        grid = np.array(values, dtype=np.uint8)
+        if sat.candidates(grid, geo.peers, geo.n) is not None:
+            assert flag == (not has_single(geo, values))
+
+
+def test_grids_without_singles_go_to_sat_early(shared_data) -> None:
+    """The 16x16 competition set: the grids whose givens leave no single get the small budget,
+    and each of them runs past the full one in the DFS (what the small budget rests on); every
+    grid still counts 1 through the engine, with a valid solution."""
+    puzzles = read_puzzles(shared_data / "sudoku16x16.tsv")
+    values = engine.text.parse_many(puzzles, None)
+    geo = engine.geometry(4, 4)
+    budgets = solver.dfs_budgets(geo, values, 2)
+    stuck = np.flatnonzero(budgets == solver.STUCK_BUDGET)
+    assert stuck.size and (budgets[budgets != solver.STUCK_BUDGET] == solver.DFS_BUDGET).all()
+    space = Workspace(geo)
+    for index in stuck:
+        grid = values[index]
+        assert space.search(grid, 2, grid.copy(), max_nodes=solver.DFS_BUDGET) == OUT_OF_BUDGET
+    counts, solutions = engine.count_many(puzzles, 2, solutions=True)
+    assert (counts == 1).all()
+    for grid, found in zip(values, solutions, strict=True):
+        assert_valid_completion(geo, grid, engine.parse(found).values)

@@ -60,12 +60,7 @@ def trial(cand, placed, T, cell, digit, scratch, limit):
         for i in range(count):
             c = fresh[i]
             b = cand[c]
-            for k in range(3):
-                u = cell_units[c, k]
-                if stamp[1 + cand.shape[0] + u] != mark_cells:
-                    stamp[1 + cand.shape[0] + u] = mark_cells
-                    touched[units_touched] = u
-                    units_touched += 1
+            units_touched = _touch_units(cell_units, c, stamp, mark_cells, touched, units_touched)
             for k in range(peers.shape[1]):
                 p = peers[c, k]
                 if placed[p] == placed[c]:
@@ -78,12 +73,9 @@ def trial(cand, placed, T, cell, digit, scratch, limit):
                         stamp[1 + p] = mark_cells
                         cells[changed] = p
                         changed += 1
-                        for j in range(3):
-                            u = cell_units[p, j]
-                            if stamp[1 + cand.shape[0] + u] != mark_cells:
-                                stamp[1 + cand.shape[0] + u] = mark_cells
-                                touched[units_touched] = u
-                                units_touched += 1
+                        units_touched = _touch_units(
+                            cell_units, p, stamp, mark_cells, touched, units_touched
+                        )
         # the singles of the resulting state: naked ones among the changed cells ...
         count = 0
         for i in range(changed):
@@ -132,6 +124,20 @@ def trial(cand, placed, T, cell, digit, scratch, limit):
             placed[c] = found[c]
             cand[c] = bit(found[c] - 1)
         made += count
+
+
+@kernel(inline="always")
+def _touch_units(cell_units, cell, stamp, mark_cells, touched, units_touched):
+    """Add the cell's row, column and box to this round's ``touched`` units (those not stamped
+    yet; unit stamps follow the cells' in ``stamp``); returns the new count."""
+    ncells = cell_units.shape[0]
+    for k in range(3):
+        u = cell_units[cell, k]
+        if stamp[1 + ncells + u] != mark_cells:
+            stamp[1 + ncells + u] = mark_cells
+            touched[units_touched] = u
+            units_touched += 1
+    return units_touched
 
 
 @kernel

@@ -38,6 +38,7 @@ from engine.logic.state import (
     U0,
     X_CHAIN,
     add_proof,
+    add_unit_cells,
     bit,
     bit_index,
     commit,
@@ -356,12 +357,7 @@ def _group_strong(pos, T, count, node_of, xcells, xdigit, owner, e, start, order
         if not within:
             continue
         rest[:] = U0
-        layer = pos[d, u]
-        while layer:
-            low = lowest_bit(layer)
-            layer ^= low
-            cell = units[u, bit_index(low)]
-            rest[cell >> 6] |= bit(cell & 63)
+        add_unit_cells(pos, units, d, u, rest)
         size, last = 0, -1
         for j in range(cwords):
             rest[j] &= ~xcells[e, j]

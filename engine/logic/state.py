@@ -430,15 +430,20 @@ def eliminate_common(rec, cand, placed, peers, cell_units, x, y, digit):
 def digit_cells(pos, units, digit, cells):
     """Write the digit's open cells into ``cells``, a bitset over the cells (as ``peer_bits``
     rows), from its row layers: the rows cover every cell once."""
-    n = units.shape[1]
     cells[:] = U0
-    for u in range(n):
-        layer = pos[digit, u]
-        while layer:
-            low = lowest_bit(layer)
-            layer ^= low
-            cell = units[u, bit_index(low)]
-            cells[cell >> 6] |= bit(cell & 63)
+    for u in range(units.shape[1]):
+        add_unit_cells(pos, units, digit, u, cells)
+
+
+@kernel(inline="always")
+def add_unit_cells(pos, units, digit, u, cells):
+    """Add the digit's open cells in unit ``u`` (its layer there) to the bitset ``cells``."""
+    layer = pos[digit, u]
+    while layer:
+        low = lowest_bit(layer)
+        layer ^= low
+        cell = units[u, bit_index(low)]
+        cells[cell >> 6] |= bit(cell & 63)
 
 
 @kernel

@@ -70,7 +70,8 @@ def find_fish(cand, pos, T, rec, k):
                     covers ^= low
                     outside |= pos[d, cover0 + bit_index(low)] & ~bases
                 if outside != U0:
-                    _record(cand, pos, units, rec, k, d, base0, bases, found[f, 1])
+                    tech, kind = X_WING + k - 2, base0 // n
+                    _record(cand, pos, units, rec, tech, d, kind, bases, found[f, 1], ~U0)
 
 
 @kernel
@@ -85,25 +86,6 @@ def _prove_bases(pos, units, rec, d, base0, bases):
             low2 = lowest_bit(layer)
             layer ^= low2
             add_proof(rec, units[base0 + b, bit_index(low2)])
-
-
-@kernel
-def _record(cand, pos, units, rec, k, d, base0, bases, covers):
-    """One fish on digit ``d``: base lines ``bases`` (from ``base0``), cover lines ``covers``."""
-    n = units.shape[1]
-    cover0 = n - base0
-    start = mark(rec)
-    _prove_bases(pos, units, rec, d, base0, bases)
-    while covers:
-        low = lowest_bit(covers)
-        covers ^= low
-        cover = cover0 + bit_index(low)
-        outside = pos[d, cover] & ~bases  # positions in a cover line = base indices
-        while outside:
-            low2 = lowest_bit(outside)
-            outside ^= low2
-            eliminate(rec, cand, units[cover, bit_index(low2)], d)
-    commit(rec, start, X_WING + k - 2, base0, bit(d))
 
 
 MAX_FISH = 4  # the largest finned fish (jellyfish)
@@ -220,7 +202,7 @@ def _fin_boxes(cand, pos, units, rec, cross, k, d, kind, bases, union, finned, s
                     if (sashimi and thin) or (finned and not thin):
                         tech = (SASHIMI_X_WING if thin else FINNED_X_WING) + k - 2
                         in_box = covers & cover_in
-                        _record_finned(cand, pos, units, rec, tech, d, kind, bases, in_box, base_in)
+                        _record(cand, pos, units, rec, tech, d, kind, bases, in_box, base_in)
             if chosen == U0:
                 break
             chosen = (chosen - U1) & inside
@@ -238,10 +220,11 @@ def _sashimi(pos, d, base0, bases, covers):
 
 
 @kernel
-def _record_finned(cand, pos, units, rec, tech, d, kind, bases, covers, base_in):
-    """One finned fish: its base lines' candidates prove it; the digit leaves the cells of the
-    cover lines that cross the fin box (``covers``) in that box (whose crossing base-kind lines
-    are ``base_in``), off the base lines."""
+def _record(cand, pos, units, rec, tech, d, kind, bases, covers, base_in):
+    """One fish on digit ``d``: its base lines' candidates prove it; the digit leaves the cells
+    of the cover lines ``covers`` that lie on base-kind lines of ``base_in``, off the base lines
+    (a plain fish: every line; a finned fish: the cover lines that cross the fin box, in that
+    box)."""
     n = units.shape[1]
     base0, cover0 = kind * n, (1 - kind) * n
     start = mark(rec)

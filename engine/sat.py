@@ -74,32 +74,34 @@ def solutions(values: np.ndarray, tables: Tables, limit: int) -> Iterator[np.nda
 def candidates(values: np.ndarray, peers: np.ndarray, n: int) -> np.ndarray | None:
     """Per cell and value index, whether an open cell may still take it given its peers' givens
     (all False for a given cell); None when two givens clash."""
-    ncells = values.shape[0]
-    seen = np.zeros((ncells, n + 1), dtype=bool)  # seen[cell, v]: a peer holds v (column 0: blank)
-    seen[np.arange(ncells)[:, None], values[peers]] = True
+    seen, cand = _seen_and_open(values[None], peers, n)
     given = np.flatnonzero(values)
-    if seen[given, values[given]].any():
+    if seen[0, given, values[given]].any():
         return None
-    return ~seen[:, 1:] & (values == 0)[:, None]
+    return cand[0]
 
 
 def without_singles(values: np.ndarray, peers: np.ndarray, units: np.ndarray, n: int) -> np.ndarray:
     """Per row of ``values`` (grids of one size), whether the givens leave no single: no open cell
     down to one value and no value a unit lacks down to one place in it (clashing rows: either)."""
     stuck = np.zeros(values.shape[0], dtype=bool)
-    ncells = values.shape[1]
     for start in range(0, values.shape[0], ROWS_AT_ONCE):
         rows = values[start : start + ROWS_AT_ONCE]
-        seen = np.zeros((rows.shape[0], ncells, n + 1), dtype=bool)
-        seen[
-            np.arange(rows.shape[0])[:, None, None], np.arange(ncells)[:, None], rows[:, peers]
-        ] = True
-        cand = ~seen[..., 1:] & (rows == 0)[..., None]
+        cand = _seen_and_open(rows, peers, n)[1]
         naked = (np.count_nonzero(cand, axis=2) == 1).any(axis=1)
         # a value a unit holds has no place left in it, so one place is a hidden single
         hidden = (np.count_nonzero(cand[:, units], axis=2) == 1).any(axis=(1, 2))
         stuck[start : start + rows.shape[0]] = ~(naked | hidden)
     return stuck
+
+
+def _seen_and_open(rows: np.ndarray, peers: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """For grids ``rows``: ``seen[g, cell, v]``, a peer holds v (column 0: blank), and the open
+    cells' candidates that leaves (value index ``v - 1``)."""
+    ncells = rows.shape[1]
+    seen = np.zeros((rows.shape[0], ncells, n + 1), dtype=bool)
+    seen[np.arange(rows.shape[0])[:, None, None], np.arange(ncells)[:, None], rows[:, peers]] = True
+    return seen, ~seen[..., 1:] & (rows == 0)[..., None]
 
 
 def numbering(cand: np.ndarray) -> np.ndarray:

@@ -277,7 +277,7 @@ def _node_links(pos, T, count, node_of, xcells, xdigit, owner, weak, strong):
     start = np.zeros(n * ncells + 1, dtype=np.int64)
     key = np.empty(extra, dtype=np.int64)
     for e in range(extra):
-        key[e] = xdigit[e] * ncells + _first_cell(xcells, e)
+        key[e] = xdigit[e] * ncells + _first_cell(xcells[e])
         start[key[e] + 1] += 1
     for k in range(n * ncells):
         start[k + 1] += start[k]
@@ -327,11 +327,11 @@ def _node_links(pos, T, count, node_of, xcells, xdigit, owner, weak, strong):
 
 
 @kernel
-def _first_cell(xcells, e):
-    """The lowest cell of node e's bitset (-1 for none)."""
-    for j in range(xcells.shape[1]):
-        if xcells[e, j]:
-            return j * 64 + bit_index(lowest_bit(xcells[e, j]))
+def _first_cell(cells):
+    """The lowest cell of the bitset ``cells`` (-1 for none)."""
+    for j in range(cells.shape[0]):
+        if cells[j]:
+            return j * 64 + bit_index(lowest_bit(cells[j]))
     return -1
 
 
@@ -343,7 +343,7 @@ def _group_strong(pos, T, count, node_of, xcells, xdigit, owner, e, start, order
     units, cell_units, cwords = T.units, T.cell_units, T.peer_bits.shape[1]
     n, d, x = units.shape[1], xdigit[e], count + e
     rest = np.empty(cwords, dtype=np.uint64)
-    first = _first_cell(xcells, e)
+    first = _first_cell(xcells[e])
     for k in range(3):
         u = cell_units[first, k]
         within = True  # does unit u hold every cell of the group?
@@ -369,7 +369,7 @@ def _group_strong(pos, T, count, node_of, xcells, xdigit, owner, e, start, order
             set_bit(strong, x, y)
             set_bit(strong, y, x)
         elif size > 1:
-            bucket = d * cell_units.shape[0] + _first_cell(rest.reshape((1, cwords)), 0)
+            bucket = d * cell_units.shape[0] + _first_cell(rest)
             for r in range(start[bucket], start[bucket + 1]):
                 f = order[r]
                 if owner[f] < 0:

@@ -5,7 +5,8 @@ Run: .venv/bin/python bench/startup_bench.py [--skip-nightly] [--skip-families] 
 Prints (wall seconds, and CPU seconds of the process and its children):
 1. the compile time of each kernel family, each in a fresh process on one growing, initially
    empty kernel cache (so a family's figure leaves out what an earlier one compiled);
-2. `pipeline --help`, `pipeline grade` on 10 lines of 17_clue.txt, and the nightly run
+2. `pipeline --help`, `pipeline grade` on 10 lines of 17_clue.txt (and on 9 of them with one
+   puzzle beyond the core rungs, which waits for the whole ladder to compile), and the nightly run
    (configs/nightly.toml, a fixed date, a fresh output folder each time), each cold (an empty
    NUMBA_CACHE_DIR, as after a bare install) and warm (the same cache again), the nightly run
    with --jobs 1, --jobs 2 and the default worker count; ``--repeat`` times each (a busy machine's
@@ -27,8 +28,9 @@ from public_sets import DATA, read
 
 ROOT = Path(__file__).resolve().parents[1]
 PIPELINE = Path(sys.executable).parent / "pipeline"
-FAMILY_ORDER = ("counter", "grids", "canonical forms", "grader", "digger")
+FAMILY_ORDER = ("counter", "grids", "canonical forms", "grader core", "grader", "digger")
 DATE = "2026-01-01"
+HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 
 
 def timed(command: list[str], cache: Path) -> tuple[float, float]:
@@ -63,9 +65,18 @@ def families(scratch: Path) -> None:
 def commands(scratch: Path, nightly: bool, repeat: int) -> None:
     ten = scratch / "ten.txt"
     ten.write_text("\n".join(read(DATA / "17_clue.txt")[:10]) + "\n")
+    # one puzzle beyond the core rungs: the command waits for the whole ladder to compile
+    mixed = scratch / "mixed.txt"
+    mixed.write_text("\n".join([*read(DATA / "17_clue.txt")[:9], HARD]) + "\n")
     runs = {
         "`pipeline --help`": lambda out: ["--help"],
         "`pipeline grade` 10 lines": lambda out: ["grade", str(ten), "-o", f"{out}/g.parquet"],
+        "`pipeline grade` 9 lines + 1 hard": lambda out: [
+            "grade",
+            str(mixed),
+            "-o",
+            f"{out}/g.parquet",
+        ],
     }
     if nightly:
         nightly_run = ["run", "configs/nightly.toml", "--date", DATE]

@@ -11,7 +11,7 @@ gets stuck, a step assumes uniqueness, a contradiction, a record that overflows)
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -29,7 +29,16 @@ from engine.grade import (
     rate_steps,
 )
 from engine.jit import kernel
-from engine.logic.passes import ALL_ENABLED, RUNG_ARRAY, SOLVED, solve_passes, workspace
+from engine.logic.passes import (
+    ALL_ENABLED,
+    CORE_RUNG_ARRAY,
+    RUNG_ARRAY,
+    SOLVED,
+    pass_loop,
+    run_core_rung,
+    run_rung,
+    workspace,
+)
 from engine.logic.state import (
     C_STEPS,
     S_TECH,
@@ -78,9 +87,16 @@ def grade_many(
     puzzles: Sequence[str],
     tiers: Mapping[str, Tier] | None = None,
     box: str | tuple[int, int] | None = None,
+    before_full_ladder: Callable[[], None] | None = None,
 ) -> GradeTable:
     """Grade equal-size puzzles; raises ``InvalidPuzzle`` naming the first malformed text (wrong
-    length or character) by position, as ``count_many`` does. Clashing givens are row errors."""
+    length or character) by position, as ``count_many`` does. Clashing givens are row errors.
+
+    With ``before_full_ladder``, the rows climb the core rungs first (``CORE_RUNGS``, kernels
+    that compile in seconds on a new machine), and the function is called once before any row
+    needs more (a program compiling the rest meanwhile waits for it there). The grades are the
+    same either way: the core rungs are the ladder's first, so a row they settle has the path
+    the whole ladder gives it."""
     values = parse_many(list(puzzles), box)
     geo = infer_geometry(values.shape[1], box) if values.size else geometry_for(box=box or "3x3")
     rows = values.shape[0]
@@ -107,7 +123,20 @@ def grade_many(
     )
     counter = solver_workspace(geo)
     out = Columns(fast, iterations, rating, hardest, steps, solutions, cycles)
-    _grade_batch(values, logic, counter.tables, counter.buffers, out)
+    if before_full_ladder is None:
+        _grade_batch(values, logic, counter.tables, counter.buffers, out)
+    else:
+        core = logic._replace(rungs=CORE_RUNG_ARRAY)
+        _grade_core_batch(values, core, counter.tables, counter.buffers, out)
+        if not fast.all():
+            before_full_ladder()
+            rest = np.flatnonzero(~fast)
+            part = Columns(*(column[rest] for column in out))  # copies, as the core left them
+            _grade_batch(values[rest], logic, counter.tables, counter.buffers, part)
+            core_cycles = cycles[rest]
+            for column, found in zip(out, part, strict=True):
+                column[rest] = found
+            cycles[rest] += core_cycles
     if HAS_CYCLES:
         seconds = cycles * seconds_per_cycle()
     else:  # no counter: each row gets an equal share of the batch
@@ -176,20 +205,47 @@ class Columns(NamedTuple):
 
 @kernel
 def _grade_batch(puzzles, logic, tables, buffers, out):
-    """Every row through ``_grade_row``, timed by the cycle counter."""
-    for i in range(puzzles.shape[0]):
-        start = clock()
-        out.fast[i] = _grade_row(puzzles[i], i, logic, tables, buffers, out)
-        out.cycles[i] = clock() - start
+    """Every row through the whole ladder (``_grade_rows``)."""
+    _grade_rows(puzzles, logic, tables, buffers, out, run_rung, _unique_within_budget)
+
+
+@kernel
+def _grade_core_batch(puzzles, logic, tables, buffers, out):
+    """Every row through the core rungs only (``logic.rungs`` must be CORE_RUNG_ARRAY): a row it
+    does not settle is left for ``_grade_batch``."""
+    _grade_rows(puzzles, logic, tables, buffers, out, run_core_rung, _not_counted)
 
 
 @kernel(inline="always")
-def _grade_row(values, i, logic, tables, buffers, out):
-    """The pass loop and the rating for row ``i``; True where that settles it: logic solved it,
-    and any step that assumes uniqueness (unique rectangle, BUG+1) was justified by a count of
-    1 within COUNT_BUDGET branches (``tables`` and ``buffers``: the solution counter's)."""
+def _grade_rows(puzzles, logic, tables, buffers, out, dispatch, unique):
+    """Every row through ``_grade_row``, timed by the cycle counter."""
+    for i in range(puzzles.shape[0]):
+        start = clock()
+        out.fast[i] = _grade_row(puzzles[i], i, logic, tables, buffers, out, dispatch, unique)
+        out.cycles[i] = clock() - start
+
+
+@kernel
+def _unique_within_budget(values, tables, buffers, solutions):
+    """True when the solution counter finds exactly one solution within COUNT_BUDGET branches
+    (``tables`` and ``buffers``: the counter's)."""
+    fixed = buffers.fixed_order
+    return search(values, tables, 2, solutions, fixed, COUNT_BUDGET, buffers) == 1
+
+
+@kernel
+def _not_counted(values, tables, buffers, solutions):
+    """The core batch has no solution counter (no core rung assumes uniqueness)."""
+    return False
+
+
+@kernel(inline="always")
+def _grade_row(values, i, logic, tables, buffers, out, dispatch, unique):
+    """The pass loop (rungs run by ``dispatch``) and the rating for row ``i``; True where that
+    settles it: logic solved it, and any step that assumes uniqueness (unique rectangle, BUG+1)
+    was justified by ``unique``."""
     rec, placed = logic.rec, logic.placed
-    result, passes = solve_passes(
+    result, passes = pass_loop(
         values,
         logic.full,
         logic.T,
@@ -201,14 +257,14 @@ def _grade_row(values, i, logic, tables, buffers, out):
         logic.pos,
         rec,
         logic.work,
+        dispatch,
     )
     if result != SOLVED:
         return False
     record = rec.steps[: rec.counts[C_STEPS]]
-    if assumes_uniqueness(record):  # sound only if the solution is unique: count to 2
-        fixed = buffers.fixed_order
-        if search(values, tables, 2, out.solutions[i], fixed, COUNT_BUDGET, buffers) != 1:
-            return False  # grade() raises, or counts without a budget
+    # sound only if the solution is unique: if not shown here, grade() raises or counts
+    if assumes_uniqueness(record) and not unique(values, tables, buffers, out.solutions[i]):
+        return False
     out.iterations[i] = passes
     n = logic.T.units.shape[1]
     out.rating[i] = rate_steps(record, n, RATING_ARRAY, DIRECT_ARRAY, out.steps[i])

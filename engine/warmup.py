@@ -54,6 +54,14 @@ def _grader() -> None:
     grade_within(HARDEST, 6.0)
 
 
+def _grader_core() -> None:
+    grade_many([EASY], before_full_ladder=_needs_no_more)
+
+
+def _needs_no_more() -> None:
+    raise AssertionError("the core rungs solve EASY: no row needs the whole ladder")
+
+
 def _finders() -> None:
     """Every finder of the pass loop, hardest rung first: the rung dispatch run as plain Python
     calls each with the argument types the compiled pass loop gives it (one workspace's arrays),
@@ -92,6 +100,7 @@ def _canon() -> None:
 FAMILIES: dict[str, Callable[[], None]] = {
     "counter": _counter,
     "grids": _grids,
+    "grader core": _grader_core,
     "grader": _grader,
     "digger": _digger,
     "canonical forms": _canon,

@@ -30,7 +30,7 @@ from engine import InvalidPuzzle, MultipleSolutions, NoSolution, Tier
 from pipeline.formats import FormatError, InputRow, InputSize, ReadMeter, input_size, read_puzzles
 from pipeline.formats.writers import output_kind, write_tables
 from pipeline.parallel import results_in_order
-from pipeline.prepare import GRADE, prepare_engine
+from pipeline.prepare import GRADE, prepare_engine, prepare_grading
 from pipeline.recheck import check_verdicts
 from pipeline.recipe import ALL_CORES, JOBS_ALLOWED, ParallelSpec, bands_for, usable_jobs
 
@@ -98,9 +98,11 @@ VERDICT_COLUMNS = (
     "solution",
 )
 VERDICT_SCHEMA = pa.schema([SCHEMA.field(name) for name in VERDICT_COLUMNS])
-#: What a worker receives: a chunk's well-formed ``(puzzle, box)`` pairs, and a recipe's own
-#: tier bands (each grid size adds its defaults, :func:`pipeline.recipe.bands_for`).
-Task = tuple[list[tuple[str, tuple[int, int]]], tuple[Tier, ...]]
+#: What a worker receives: a chunk's well-formed ``(puzzle, box)`` pairs, a recipe's own tier
+#: bands (each grid size adds its defaults, :func:`pipeline.recipe.bands_for`), and on a machine
+#: still compiling the engine what to call before a row needs more than the core rungs
+#: (:func:`pipeline.prepare.prepare_grading`).
+Task = tuple[list[tuple[str, tuple[int, int]]], tuple[Tier, ...], Callable[[], None] | None]
 
 
 class Verdicts(NamedTuple):
@@ -118,12 +120,16 @@ def grade_chunk(task: Task) -> Verdicts:
     logic proves most puzzles unique on its own, and the engine counts solutions only where it
     must.
     """
-    puzzles, own = task
+    puzzles, own, before_full_ladder = task
     by_box: dict[tuple[int, int], list[int]] = {}
     for index, (_, box) in enumerate(puzzles):
         by_box.setdefault(box, []).append(index)
     parts = [
-        _verdicts(engine.grade_many([puzzles[i][0] for i in indices], bands_for(own, *box), box))
+        _verdicts(
+            engine.grade_many(
+                [puzzles[i][0] for i in indices], bands_for(own, *box), box, before_full_ladder
+            )
+        )
         for box, indices in by_box.items()
     ]
     if len(parts) == 1:
@@ -330,9 +336,19 @@ def _output_table(chunk: list[InputRow], verdicts: Verdicts) -> pa.Table:
     )
 
 
+def _prepare(spec: ParallelSpec) -> Callable[[], None] | None:
+    """The engine prepared for grading before any worker starts. Local workers may start on the
+    core rungs while the rest compiles (:func:`pipeline.prepare.prepare_grading`); Dask workers
+    prepare themselves (``pipeline.dask_worker``), after this process has."""
+    if spec.backend == "dask":
+        prepare_engine(GRADE)
+        return None
+    return prepare_grading()
+
+
 def _result_tables(
     chunks: Iterator[list[InputRow]],
-    tiers: tuple[Tier, ...],
+    settings: tuple[tuple[Tier, ...], Callable[[], None] | None],
     spec: ParallelSpec,
     strict: bool,
     summary: Summary,
@@ -345,7 +361,7 @@ def _result_tables(
     def tasks() -> Iterator[Task]:
         for chunk in chunks:
             pending.append((chunk, meter.bytes_read))
-            yield [(row.puzzle, row.box) for row in chunk if row.ok], tiers  # type: ignore[misc]
+            yield [(row.puzzle, row.box) for row in chunk if row.ok], *settings  # type: ignore[misc]
 
     for _, verdicts in results_in_order(grade_chunk, tasks(), spec, check_verdicts):
         chunk, bytes_read = pending.popleft()
@@ -401,7 +417,8 @@ def grade_files(
         size = input_size(sources, fmt, column)
     except FormatError as exc:
         raise UnusableArguments(str(exc)) from None
-    prepare_engine(GRADE)  # before any worker starts, and after the arguments proved usable
+    # before any worker starts, and after the arguments proved usable
+    before_full_ladder = _prepare(spec)
     summary = Summary(tuple(dict.fromkeys([*(band.name for band in tiers), *engine.TIERS])))
     rows = 0
 
@@ -411,7 +428,9 @@ def grade_files(
         on_progress(Done(rows, bytes_read, size))
 
     on_progress(Done(0, 0, size))  # the total, before the first chunk is done
-    tables = _result_tables(chunks, tuple(tiers), spec, strict, summary, meter, chunk_done)
+    tables = _result_tables(
+        chunks, (tuple(tiers), before_full_ladder), spec, strict, summary, meter, chunk_done
+    )
     try:
         if output is None:
             deque(tables, maxlen=0)  # grade for the summary alone
@@ -431,9 +450,8 @@ def graded_table(
         chunks = read_puzzles([source], box=box)
     except FormatError as exc:
         raise UnusableArguments(str(exc)) from None
-    prepare_engine(GRADE)
     spec = ParallelSpec(n_jobs=n_jobs)
     tables = _result_tables(
-        chunks, tuple(tiers), spec, False, Summary(), ReadMeter(), lambda rows, read: None
+        chunks, (tuple(tiers), _prepare(spec)), spec, False, Summary(), ReadMeter(), lambda *_: None
     )
     return pa.concat_tables([SCHEMA.empty_table(), *tables])

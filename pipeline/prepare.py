@@ -17,26 +17,30 @@ import hashlib
 import multiprocessing
 import os
 import platform
+import shutil
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 #: The kernel families each kind of work needs (``engine.warmup.FAMILIES``).
 RUN = ("counter", "grids", "grader", "digger", "canonical forms")
 GENERATE = ("grids", "canonical forms")
 DIG = ("counter", "grader", "digger", "canonical forms")
 GRADE = ("counter", "grader")
+#: What grading needs first on a machine not prepared yet: the pass loop over the core rungs
+#: (``engine.grade_many(before_full_ladder=...)``), which compiles in seconds.
+CORE = ("grader core",)
 VERIFY = ("counter",)
 ALL_FAMILIES = RUN
 NOTICE = "preparing the engine for this machine, once"
 #: The order this process compiles families in: the counter first, which the grader, the grids
 #: and the digger call, the grader before the digger, which calls it; helpers start from the end.
-MAIN_ORDER = ("counter", "grader", "digger", "grids", "canonical forms")
+MAIN_ORDER = ("counter", "grader core", "grader", "digger", "grids", "canonical forms")
 
 
 @cache
@@ -140,6 +144,8 @@ def _lane(
                 Path(claims, name).touch(exist_ok=False)
             except FileExistsError:
                 continue
+            except FileNotFoundError:  # the lanes are over: their folder is gone
+                break
         start = time.perf_counter()
         if part is None:
             warm(family)
@@ -167,3 +173,74 @@ class _Reporter:
 def _mark_prepared(family: str) -> None:
     _stamp(family).parent.mkdir(parents=True, exist_ok=True)
     _stamp(family).touch()
+
+
+def prepare_grading(out: TextIO | None = None) -> Callable[[], None] | None:
+    """Before grading, on a machine where the grader is not prepared yet: compile the core rungs'
+    pass loop now (seconds) and the rest of GRADE in a background process, so that the puzzles
+    the core rungs settle (most published ones) are graded meanwhile. Returns what
+    ``engine.grade_many`` calls before a row needs the whole ladder (:func:`wait_prepared`);
+    None when the machine is prepared. The background process ends with this one: what it
+    compiled stays in numba's cache, and the next command goes on from there."""
+    rest = unprepared(GRADE)
+    if not rest:
+        return None
+    out = out or sys.stderr
+    start = time.perf_counter()
+    lock = cache_folder() / f"sudoku-preparing-{machine_key()}.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    claims = tempfile.mkdtemp(prefix="sudoku-prepare-")
+    context = multiprocessing.get_context("spawn")
+    holding = context.Event()
+    background = context.Process(
+        target=_prepare_behind, args=(rest, str(lock), claims, holding), daemon=True
+    )
+    background.start()
+    later = ", ".join(rest)
+    if unprepared(CORE):
+        print(f"{NOTICE} (the core rungs now; {later} in the background) ...", file=out)
+        report = _Reporter(out, 1)
+        _lane([(CORE[0], None)], None, report)
+        _mark_prepared(CORE[0])
+    else:
+        print(f"{NOTICE} ({later} in the background) ...", file=out)
+    seconds = time.perf_counter() - start
+    print(f"grading with the core rungs after {seconds:.1f} s", file=out, flush=True)
+    holding.wait(timeout=300)  # set once the background process holds the lock
+    return partial(wait_prepared, tuple(rest), str(lock), claims)
+
+
+def _prepare_behind(families: list[str], lock: str, claims: str, holding: Any) -> None:
+    """The background lane of :func:`prepare_grading`: compiles ``families`` holding ``lock``
+    (exclusive), which waiters take shared once it is released, at the end or at its death."""
+    import fcntl
+
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        holding.set()
+        _lane([(family, None) for family in families], None)
+        for family in families:
+            _mark_prepared(family)
+        Path(claims, DONE).touch()  # waiters helping with parts start nothing more
+    shutil.rmtree(claims, ignore_errors=True)
+
+
+def wait_prepared(families: tuple[str, ...], lock: str, claims: str) -> None:
+    """Wait (saying so on stderr) until the background lane of :func:`prepare_grading` has
+    compiled ``families``, helping it meanwhile: this process compiles the families' parts
+    (``engine.warmup.PARTS``) that the background lane reaches last. When the background lane
+    died first, what it did not compile compiles here on first use."""
+    import fcntl
+
+    from engine.warmup import PARTS
+
+    if not unprepared(families):
+        return
+    named = ", ".join(families)
+    print(f"compiling the rest of the engine ({named}) once, here too ...", file=sys.stderr)
+    start = time.perf_counter()
+    _lane([(family, part) for family in families for part in PARTS.get(family, ())], claims)
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_SH)
+    seconds = time.perf_counter() - start
+    print(f"engine ready after {seconds:.1f} s more", file=sys.stderr, flush=True)

@@ -190,13 +190,40 @@ SOLVED, STUCK, OVERFLOW, CONTRADICTION = range(4)
 
 
 @kernel(inline="always")
-def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
-    """Record every deduction of one rung from the current state (layers already built)."""
+def _is_core(rung):
+    return (
+        rung in (FULL_HOUSE, LOCKED_POINTING, LOCKED_CLAIMING)
+        or NAKED_PAIR <= rung <= HIDDEN_QUAD
+        or X_WING <= rung <= JELLYFISH
+    )
+
+
+@kernel(inline="always")
+def run_core_rung(rung, cand, placed, pos, T, enabled, rec, work):
+    """Record every deduction of a core rung (``_is_core``: singles, locked candidates, subsets,
+    basic fish) from the current state: the dispatch of the pass loop that compiles in seconds."""
     if rung == FULL_HOUSE:
         if enabled[FULL_HOUSE] or enabled[NAKED_SINGLE] or enabled[HIDDEN_SINGLE]:
             find_singles(
                 cand, placed, pos, T, enabled, rec, work.hidden_unit, work.hidden_digit, work.house
             )
+        return
+    if not enabled[rung]:
+        return
+    if rung in (LOCKED_POINTING, LOCKED_CLAIMING):
+        find_locked(cand, pos, T, rec, rung)
+    elif NAKED_PAIR <= rung <= HIDDEN_QUAD:
+        offset = rung - NAKED_PAIR
+        find_subsets(cand, placed, pos, T, rec, 2 + offset // 2, offset % 2 == 1)
+    elif X_WING <= rung <= JELLYFISH:
+        find_fish(cand, pos, T, rec, 2 + rung - X_WING)
+
+
+@kernel(inline="always")
+def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
+    """Record every deduction of one rung from the current state (layers already built)."""
+    if _is_core(rung):
+        run_core_rung(rung, cand, placed, pos, T, enabled, rec, work)
         return
     if rung in (TURBOT, THREE_LINKS):
         if enabled[X_CHAIN]:
@@ -216,14 +243,7 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         return
     if not enabled[rung]:
         return
-    if rung in (LOCKED_POINTING, LOCKED_CLAIMING):
-        find_locked(cand, pos, T, rec, rung)
-    elif NAKED_PAIR <= rung <= HIDDEN_QUAD:
-        offset = rung - NAKED_PAIR
-        find_subsets(cand, placed, pos, T, rec, 2 + offset // 2, offset % 2 == 1)
-    elif X_WING <= rung <= JELLYFISH:
-        find_fish(cand, pos, T, rec, 2 + rung - X_WING)
-    elif rung in (SKYSCRAPER, TWO_STRING_KITE):
+    if rung in (SKYSCRAPER, TWO_STRING_KITE):
         find_turbot(cand, placed, pos, T, rec, rung)
     elif rung == EMPTY_RECTANGLE:
         find_empty_rectangles(cand, pos, T, rec)
@@ -321,7 +341,7 @@ def _direct_alternative(cand, placed, pos, T, enabled, rec, work, first_step):
     saved_steps, saved_proof, saved_effects = counts[C_STEPS], counts[C_PROOF], counts[C_EFFECTS]
     best = 0
     for tech in DIRECT_BELOW_NAKED:
-        run_rung(tech, cand, placed, pos, T, enabled, rec, work)
+        run_core_rung(tech, cand, placed, pos, T, enabled, rec, work)
         for s in range(saved_steps, counts[C_STEPS]):
             if steps[s, S_DIRECT]:
                 best = tech
@@ -351,6 +371,15 @@ def _rated_at_naked_single_or_more(rung, rec, first_step):
 @kernel
 def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work):
     """Run the pass loop from the givens; returns (result, passes). See the module docstring."""
+    return pass_loop(
+        values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, run_rung
+    )
+
+
+@kernel(inline="always")
+def pass_loop(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, dispatch):
+    """The pass loop over ``rungs``, each run by ``dispatch`` (``run_rung``, or ``run_core_rung``
+    for a loop that compiles in seconds: a kernel links only the finders its dispatch calls)."""
     peers = T.peers
     steps, counts = rec.steps, rec.counts
     counts[:] = 0
@@ -373,7 +402,7 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
         progress = False
         for r in range(rungs.shape[0]):
             first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
-            run_rung(rungs[r], cand, placed, pos, T, enabled, rec, work)
+            dispatch(rungs[r], cand, placed, pos, T, enabled, rec, work)
             if counts[C_OVERFLOW]:
                 return OVERFLOW, passes
             if counts[C_STEPS] > first_step:
@@ -469,6 +498,10 @@ class Contradiction(ValueError):
 
 ALL_ENABLED = np.ones(len(TECHNIQUES), dtype=np.int8)
 RUNG_ARRAY = np.array(RUNGS, dtype=np.int64)
+#: The ladder's first rungs, all of them core (``run_core_rung``): most published puzzles never
+#: climb higher, and a pass loop over them alone compiles in seconds on a new machine.
+CORE_RUNGS = RUNGS[: RUNGS.index(SKYSCRAPER)]
+CORE_RUNG_ARRAY = np.array(CORE_RUNGS, dtype=np.int64)
 
 
 class Workspace:

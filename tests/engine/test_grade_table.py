@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.geometry import geometry
+from engine.logic.passes import CORE_RUNGS
 from engine.logic.state import TECHNIQUES
 from engine.text import to_text
 from tests.conftest import TEST_DATA, read_puzzles
@@ -120,3 +121,49 @@ def test_random_partial_grids(seed: int, keep: float) -> None:
             grid[cell] = str(int(rng.integers(1, 7)))
         puzzles.append("".join(grid))
     assert_rows_match(puzzles, engine.grade_many(puzzles))
+
+
+def assert_same_tables(first: engine.GradeTable, second: engine.GradeTable) -> None:
+    """Every column but the time each row took."""
+    for name in ("score", "iterations", "hardest", "clues", "steps", "solutions"):
+        np.testing.assert_array_equal(getattr(first, name), getattr(second, name), err_msg=name)
+    assert first.tiers == second.tiers
+    assert [repr(e) for e in first.errors] == [repr(e) for e in second.errors]
+
+
+def test_the_core_rungs_first_give_the_same_grades(shared_data: Path) -> None:
+    """With ``before_full_ladder`` the rows climb the core rungs first, and the hook is called
+    once, before the first row that needs more: every column is what the whole ladder gives."""
+    easy = read_puzzles(shared_data / "17_clue.txt")[:SAMPLE_EASY]
+    hard = read_puzzles(shared_data / "magictour_top1465.txt")[:SAMPLE_HARD]
+    rows = golden(9)
+    errors = [*[p for p, count in rows if count != 1][:6], "11" + "." * 79]
+    calls = []
+    for puzzles in (easy + hard + errors, hard[:1] + easy):
+        table = engine.grade_many(puzzles, before_full_ladder=lambda: calls.append(len(calls)))
+        assert_same_tables(table, engine.grade_many(puzzles))
+    assert calls == [0, 1]
+    core = {*CORE_RUNGS, TECHNIQUES.index("naked_single"), TECHNIQUES.index("hidden_single")}
+    hardest = engine.grade_many(easy).hardest
+    core_only = [p for p, t in zip(easy, hardest, strict=True) if t in core]
+    assert len(core_only) > SAMPLE_EASY // 2
+    tables = engine.grade_many(core_only, before_full_ladder=lambda: calls.append("more"))
+    assert_same_tables(tables, engine.grade_many(core_only))
+    assert calls == [0, 1]  # the core rungs settled every row
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.25, 0.6))
+def test_the_core_rungs_first_on_random_grids(seed: int, keep: float) -> None:
+    """Random clue subsets of random 9x9 grids, some with a wrong digit: the same grades."""
+    rng = np.random.default_rng(seed)
+    puzzles = []
+    for index in range(8):
+        grid = list(engine.random_grid(9, seed=[seed, index]))
+        for cell in np.flatnonzero(rng.random(81) > keep):
+            grid[cell] = "."
+        if index % 4 == 0:
+            grid[int(rng.integers(81))] = str(int(rng.integers(1, 10)))
+        puzzles.append("".join(grid))
+    table = engine.grade_many(puzzles, before_full_ladder=lambda: None)
+    assert_same_tables(table, engine.grade_many(puzzles))

@@ -104,6 +104,35 @@ def test_a_cold_machine_is_told_once_then_never(tmp_path: Path) -> None:
     assert again.returncode == 0 and again.stderr == ""
 
 
+HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+
+
+def test_a_cold_grade_starts_on_the_core_rungs(tmp_path: Path) -> None:
+    """On an empty kernel cache `pipeline grade` compiles the core rungs' pass loop, grades the
+    puzzles they settle while the rest compiles in the background, and waits for (and helps)
+    the background process only when a puzzle needs more: the same rows as a prepared machine
+    gives, each time."""
+    cold = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    easy = [engine.dig(engine.random_grid(9, seed=s), "easy", seed=s).puzzle for s in range(3)]
+    for name, puzzles in (("easy", easy), ("mixed", [*easy, HARD])):
+        source = tmp_path / f"{name}.txt"
+        source.write_text("\n".join(puzzles) + "\n")
+        graded = pipeline("grade", source, "-o", tmp_path / f"{name}.parquet", env=cold)
+        assert graded.returncode == 0, graded.stderr
+        lines = graded.stderr.splitlines()
+        assert lines[0].startswith(NOTICE) and "in the background" in lines[0], lines
+        waited = [line for line in lines if line.startswith("compiling the rest of the engine")]
+        assert len(waited) == (name == "mixed"), lines
+        prepared = pipeline("grade", source, "-o", tmp_path / f"{name}-prepared.parquet")
+        assert prepared.returncode == 0 and NOTICE not in prepared.stderr
+        rows = pq.read_table(tmp_path / f"{name}.parquet")
+        assert rows.equals(pq.read_table(tmp_path / f"{name}-prepared.parquet"))
+        assert rows.num_rows == len(puzzles)
+        if name == "easy":  # the background process ended with the command, its work unfinished
+            stamps = {path.name for path in (tmp_path / "cache").rglob("*.stamp")}
+            assert stamps == {f"sudoku-prepared-grader-core-{machine_key()}.stamp"}
+
+
 def test_a_changed_engine_or_machine_prepares_again(monkeypatch) -> None:
     prepare_engine(["counter"])
     assert unprepared(["counter"]) == []

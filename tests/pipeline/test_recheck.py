@@ -88,9 +88,9 @@ def test_a_graded_row_must_keep_its_givens(shared_data) -> None:
     from tests.conftest import read_puzzles
 
     puzzles = read_puzzles(shared_data / "17_clue.txt")[:3]
-    task: Task = ([(p, (3, 3)) for p in puzzles], ())
+    task: Task = ([(p, (3, 3)) for p in puzzles], (), None)
     verdicts = grade_chunk(task)
     check_verdicts(task, verdicts)
-    other: Task = ([(puzzles[1], (3, 3)), (puzzles[0], (3, 3)), (puzzles[2], (3, 3))], ())
+    other: Task = ([(puzzles[1], (3, 3)), (puzzles[0], (3, 3)), (puzzles[2], (3, 3))], (), None)
     with pytest.raises(UntrustedResult, match="givens disagree with the recorded solution"):
         check_verdicts(other, verdicts)  # the verdicts of other puzzles

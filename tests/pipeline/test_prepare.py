@@ -171,10 +171,13 @@ def test_no_command_compiles_once_the_engine_is_prepared(tmp_path: Path) -> None
     assert cache_files() == before
 
 
-FINDERS_THEN_GRADER = """
+FINDERS_THEN_PASS_LOOP = """
 import sys
+import numpy as np
 from numba.core import event
-from engine.warmup import warm, warm_part
+from engine.geometry import geometry_for
+from engine.logic.passes import workspace
+from engine.warmup import EASY, warm_part
 
 if sys.argv[1] == "finders":
     warm_part("grader", "finders")
@@ -190,7 +193,8 @@ else:
             pass
 
     event.register("numba:compile", Record())
-    warm("grader")
+    values = np.array([0 if c == "." else int(c) for c in EASY], dtype=np.uint8)
+    workspace(geometry_for(box="3x3")).solve(values)  # the pass loop over the whole ladder
     print(" ".join(compiled))
 """
 
@@ -198,12 +202,12 @@ else:
 @pytest.mark.slow
 def test_the_grader_loads_the_finders_another_process_compiled(tmp_path: Path) -> None:
     """The helper lane's part (engine.warmup PARTS: every rung's finder, called as the compiled
-    pass loop calls it) gives each finder the pass loop's own argument types: the grader's call,
-    in another process on the same cache, loads them all and compiles no finder."""
+    pass loop calls it) gives each finder the pass loop's own argument types: the pass loop,
+    compiled in another process on the same cache, loads them all and compiles no finder."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     script = tmp_path / "lanes.py"
-    script.write_text(FINDERS_THEN_GRADER)
-    for lane in ("finders", "grader"):
+    script.write_text(FINDERS_THEN_PASS_LOOP)
+    for lane in ("finders", "pass loop"):
         done = subprocess.run(
             [sys.executable, str(script), lane], capture_output=True, text=True, env=env, cwd=ROOT
         )

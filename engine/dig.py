@@ -285,6 +285,23 @@ def dig(
     return digger.run(budget or default_budget(geo), time_limit, symmetry)
 
 
+def run_kernels(solution: str, symmetry: str = "rotate180") -> None:
+    """Run each of the digger's own kernels once on the full grid ``solution``, grading nothing,
+    so that they compile (or load) apart from the grader's, which a graded dig needs too:
+    ``engine.warmup`` has another process compile those meanwhile."""
+    grid = _full_grid(solution)
+    mapping = tiers_for(grid.geometry)
+    layout = _layout(grid.geometry, symmetry)
+    digger = _Digger(grid, layout, mapping["extreme"], mapping, True, rng_from(0))
+    candidate, _ = digger.dig_fresh(1)
+    digger.dig(candidate, 0, False)
+    digger.solved_by_singles(candidate)
+    clue = candidate.puzzle[digger.orbits[:, 0]] != 0
+    witnessed = np.flatnonzero(clue & (candidate.witnesses != NO_SET))
+    if witnessed.size:
+        digger.swap(candidate, int(witnessed[0]))
+
+
 def default_budget(geo: Geometry) -> int:
     """Candidates to grade when no budget is given: a dig costs about the square of the cells."""
     scale = min(1.0, BUDGET_CELLS / geo.ncells) ** 2
@@ -567,6 +584,12 @@ class _Digger:
     def fresh(self, tries: int) -> _Candidate:
         """The first of up to ``tries`` new digs from the full grid, each in a fresh random
         order, that is worth grading (see ``dig_fresh``), rated; else the last one, unrated."""
+        candidate, worth = self.dig_fresh(tries)
+        return self.rated(candidate) if worth else candidate
+
+    def dig_fresh(self, tries: int) -> tuple[_Candidate, bool]:
+        """Up to ``tries`` new digs (``dig_fresh``): the first worth grading, or the last one,
+        and whether it is worth grading."""
         candidate = _Candidate(self.solution.copy(), np.empty(len(self.orbits), dtype=np.int64))
         dug, worth = dig_fresh(
             candidate.puzzle,
@@ -581,7 +604,7 @@ class _Digger:
             self.scratch,
         )
         self.dug += dug
-        return self.rated(candidate) if worth else candidate
+        return candidate, worth
 
     def move(self, current: _Candidate) -> _Candidate:
         """One local-search step from a unique puzzle: add an orbit, or swap (see module)."""
@@ -595,20 +618,24 @@ class _Digger:
             self.dug += 1
             return self.graded(candidate)
         witnessed = np.flatnonzero(clue & (candidate.witnesses != NO_SET))
-        if not witnessed.size or not swap_orbit(
-            puzzle,
-            self.solution,
-            self.orbit_sets,
-            self.rng.choice(witnessed),
-            candidate.witnesses,
-            self.pool(),
-            self.stream,
-            self.provers,
-        ):
+        if not witnessed.size or not self.swap(candidate, self.rng.choice(witnessed)):
             return self.fresh(1)  # nothing to swap against: draw again
         self.dig(candidate, self.floor, self.singles and not self.minimal)
         self.dug += 1
         return self.graded(candidate)
+
+    def swap(self, candidate: _Candidate, orbit: int) -> bool:
+        """Swap the clue orbit ``orbit`` of a unique candidate for others (``swap_orbit``)."""
+        return swap_orbit(
+            candidate.puzzle,
+            self.solution,
+            self.orbit_sets,
+            orbit,
+            candidate.witnesses,
+            self.pool(),
+            self.stream,
+            self.provers,
+        )
 
     def dig(self, candidate: _Candidate, floor: int, singles: bool) -> int:
         """Dig the candidate in a fresh random order (see dig_orbits); returns its clue count."""
@@ -628,11 +655,12 @@ class _Digger:
     def graded(self, candidate: _Candidate) -> _Candidate:
         """The candidate rated, or left unrated when singles alone solve it and the band wants
         more (:func:`beyond_singles`)."""
-        if self.beyond_singles and solved_by_singles(
-            candidate.puzzle, self.singles_tables, self.counters, self.scratch
-        ):
+        if self.beyond_singles and self.solved_by_singles(candidate):
             return candidate
         return self.rated(candidate)
+
+    def solved_by_singles(self, candidate: _Candidate) -> bool:
+        return solved_by_singles(candidate.puzzle, self.singles_tables, self.counters, self.scratch)
 
     def rated(self, candidate: _Candidate, capped: bool = True) -> _Candidate:
         """The candidate with its rating (the full grade is built for the one returned), left

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from contextlib import suppress
 
 from engine.canon import canonical, canonical_many
-from engine.dig import FRESH_TRIES, DigFailed, dig
+from engine.dig import FRESH_TRIES, DigFailed, dig, run_kernels
 from engine.geometry import geometry_for
 from engine.grade import grade, grade_within
 from engine.grade_table import grade_many
@@ -90,6 +90,12 @@ def _digger() -> None:
         dig(random_grid(9, seed=4), RARE, seed=4, minimal=True, budget=FRESH_TRIES + 10)
 
 
+def _dig_kernels() -> None:
+    for box in SHAPES[:3]:
+        size = int(box[0]) * int(box[2])
+        run_kernels(random_grid(size, seed=1, box=box))
+
+
 def _canon() -> None:
     canonical_many([EASY, HARDEST], "3x3")
     canonical_many([random_grid(6, seed=0, box="2x3")], "2x3")
@@ -109,9 +115,11 @@ FAMILIES: dict[str, Callable[[], None]] = {
 #: Parts of a family that another process can compile while the family's own call runs, in
 #: the order that call reaches them last first (numba's cache is shared: what one process has
 #: compiled, the other loads). The grader's call reaches the counter's search, then the pass
-#: loop's finders easiest first, then the canonical form (for nested trial and error).
+#: loop's finders easiest first, then the canonical form (for nested trial and error). The
+#: digger's own kernels need nothing of the grader's, which its graded digs need too.
 PARTS: dict[str, dict[str, Callable[[], None]]] = {
     "grader": {"finders": _finders, "canonical form": _canonical_form},
+    "digger": {"dig kernels": _dig_kernels},
 }
 
 

@@ -97,7 +97,11 @@ def prepare_engine(families: Iterable[str], out: TextIO | None = None) -> list[s
     print(f"{NOTICE} ({', '.join(missing)}; a minute or two, never again) ...", file=out)
     start = time.perf_counter()
     order = sorted(missing, key=MAIN_ORDER.index)
-    parts = [(family, part) for family in order for part in PARTS.get(family, ())]
+    # each family's first part before any family's second: the lanes start on disjoint work
+    ranked = [
+        (rank, family, part) for family in order for rank, part in enumerate(PARTS.get(family, ()))
+    ]
+    parts = [(family, part) for _, family, part in sorted(ranked, key=lambda job: job[0])]
     side = [*parts, *((family, None) for family in reversed(order))]
     helpers = min(len(side) - 1, (os.cpu_count() or 1) - 1)
     report = _Reporter(out, len(order))

@@ -13,6 +13,7 @@ prepares again.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import multiprocessing
 import os
@@ -23,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import suppress
 from functools import cache, partial
 from pathlib import Path
 from typing import Any, TextIO
@@ -194,6 +196,7 @@ def prepare_grading(out: TextIO | None = None) -> Callable[[], None] | None:
     lock = cache_folder() / f"sudoku-preparing-{machine_key()}.lock"
     lock.parent.mkdir(parents=True, exist_ok=True)
     claims = tempfile.mkdtemp(prefix="sudoku-prepare-")
+    atexit.register(shutil.rmtree, claims, ignore_errors=True)
     context = multiprocessing.get_context("spawn")
     holding = context.Event()
     background = context.Process(
@@ -210,23 +213,29 @@ def prepare_grading(out: TextIO | None = None) -> Callable[[], None] | None:
         print(f"{NOTICE} ({later} in the background) ...", file=out)
     seconds = time.perf_counter() - start
     print(f"grading with the core rungs after {seconds:.1f} s", file=out, flush=True)
-    holding.wait(timeout=300)  # set once the background process holds the lock
+    while background.is_alive() and not holding.wait(timeout=0.1):
+        pass  # set once the background process holds the lock (or found it held)
     return partial(wait_prepared, tuple(rest), str(lock), claims)
 
 
 def _prepare_behind(families: list[str], lock: str, claims: str, holding: Any) -> None:
     """The background lane of :func:`prepare_grading`: compiles ``families`` holding ``lock``
-    (exclusive), which waiters take shared once it is released, at the end or at its death."""
+    (exclusive), which waiters take shared once it is released, at the end or at its death.
+    When another command's background lane holds it, that one does the work."""
     import fcntl
 
     with open(lock, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # another command's background lane compiles them: wait for it
+            holding.set()
+            return
         holding.set()
         _lane([(family, None) for family in families], None)
         for family in families:
             _mark_prepared(family)
+    with suppress(FileNotFoundError):  # the command may have ended, and removed the folder
         Path(claims, DONE).touch()  # waiters helping with parts start nothing more
-    shutil.rmtree(claims, ignore_errors=True)
 
 
 def wait_prepared(families: tuple[str, ...], lock: str, claims: str) -> None:

@@ -106,20 +106,26 @@ def test_custom_bands_and_other_sizes() -> None:
                 assert table.tiers[i] == engine.grade(text, bands).tier
 
 
+def partial_grids(size: int, count: int, seed: int, keep: float) -> list[str]:
+    """Random clue subsets of random grids, every third with a wrong digit (no solution, or a
+    clash): unique, multiple or no solutions."""
+    rng = np.random.default_rng(seed)
+    puzzles = []
+    for index in range(count):
+        grid = list(engine.random_grid(size, seed=[seed, index]))
+        for cell in np.flatnonzero(rng.random(size * size) > keep):
+            grid[cell] = "."
+        if index % 3 == 0:
+            grid[int(rng.integers(size * size))] = str(int(rng.integers(1, size + 1)))
+        puzzles.append("".join(grid))
+    return puzzles
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.2, 0.6))
 def test_random_partial_grids(seed: int, keep: float) -> None:
     """Random clue subsets of random 6x6 grids: unique, multiple or none, rows still agree."""
-    rng = np.random.default_rng(seed)
-    puzzles = []
-    for index in range(6):
-        grid = list(engine.random_grid(6, seed=[seed, index]))
-        for cell in np.flatnonzero(rng.random(36) > keep):
-            grid[cell] = "."
-        if index % 3 == 0:  # a wrong digit: no solution, or a clash
-            cell = int(rng.integers(36))
-            grid[cell] = str(int(rng.integers(1, 7)))
-        puzzles.append("".join(grid))
+    puzzles = partial_grids(6, 6, seed, keep)
     assert_rows_match(puzzles, engine.grade_many(puzzles))
 
 
@@ -156,14 +162,6 @@ def test_the_core_rungs_first_give_the_same_grades(shared_data: Path) -> None:
 @given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.25, 0.6))
 def test_the_core_rungs_first_on_random_grids(seed: int, keep: float) -> None:
     """Random clue subsets of random 9x9 grids, some with a wrong digit: the same grades."""
-    rng = np.random.default_rng(seed)
-    puzzles = []
-    for index in range(8):
-        grid = list(engine.random_grid(9, seed=[seed, index]))
-        for cell in np.flatnonzero(rng.random(81) > keep):
-            grid[cell] = "."
-        if index % 4 == 0:
-            grid[int(rng.integers(81))] = str(int(rng.integers(1, 10)))
-        puzzles.append("".join(grid))
+    puzzles = partial_grids(9, 8, seed, keep)
     table = engine.grade_many(puzzles, before_full_ladder=lambda: None)
     assert_same_tables(table, engine.grade_many(puzzles))

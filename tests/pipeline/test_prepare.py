@@ -133,6 +133,28 @@ def test_a_cold_grade_starts_on_the_core_rungs(tmp_path: Path) -> None:
             assert stamps == {f"sudoku-prepared-grader-core-{machine_key()}.stamp"}
 
 
+def test_two_cold_grades_at_once(tmp_path: Path) -> None:
+    """Two `pipeline grade` commands started together on an empty kernel cache: each grades its
+    file as a prepared machine does; one background lane compiles the rest, the other leaves it
+    to that one rather than wait for its lock."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    commands = []
+    for seed in (1, 2):
+        grid = engine.random_grid(9, seed=seed)
+        source = tmp_path / f"{seed}.txt"
+        source.write_text(engine.dig(grid, "easy", seed=seed).puzzle + "\n")
+        arguments = [str(PIPELINE), "grade", source, "-o", tmp_path / f"{seed}.parquet", "-q"]
+        commands.append(subprocess.Popen(arguments, stderr=subprocess.PIPE, text=True, env=env))
+    for seed, command in zip((1, 2), commands, strict=True):
+        _, stderr = command.communicate(timeout=600)
+        assert command.returncode == 0 and "Traceback" not in stderr, stderr
+        assert stderr.startswith(NOTICE)
+        prepared = pipeline("grade", tmp_path / f"{seed}.txt", "-o", tmp_path / "again.parquet")
+        assert prepared.returncode == 0
+        rows = pq.read_table(tmp_path / f"{seed}.parquet")
+        assert rows.equals(pq.read_table(tmp_path / "again.parquet")) and rows.num_rows == 1
+
+
 def test_a_changed_engine_or_machine_prepares_again(monkeypatch) -> None:
     prepare_engine(["counter"])
     assert unprepared(["counter"]) == []

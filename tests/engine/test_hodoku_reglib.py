@@ -20,10 +20,9 @@ from engine.text import parse
 
 REGLIB = "hodoku_reglib_techniques.tsv"
 MIN_FOUND = 0.99
-#: Lower shares, as measured: one grouped continuous nice loop (0709-2) of HoDoKu's 80 grouped
-#: cases has an elimination our grouped AIC misses (not explained yet); one ALS-XY-wing (of 12)
-#: and one ALS chain (of 14) need an ALS of six cells (engine.logic.group_chains.ALS_MAX_CELLS).
-MIN_FOUND_BY = {"grouped_aic": 0.98, "als_xy_wing": 0.9, "als_chain": 0.9}
+#: A lower share, as measured: one grouped continuous nice loop (0709-2) of HoDoKu's 80 grouped
+#: cases has an elimination our grouped AIC misses (not explained yet).
+MIN_FOUND_BY = {"grouped_aic": 0.98}
 GEO = geometry(3, 3)
 
 #: HoDoKu code (variant suffix dropped) -> our technique id; codes not listed are techniques we do

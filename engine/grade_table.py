@@ -132,8 +132,8 @@ def grade_many(
             before_full_ladder()
             rest = np.flatnonzero(~fast)
             part = Columns(*(column[rest] for column in out))  # copies, as the core left them
+            core_cycles = part.cycles.copy()  # the row's time is both batches'
             _grade_batch(values[rest], logic, counter.tables, counter.buffers, part)
-            core_cycles = cycles[rest]
             for column, found in zip(out, part, strict=True):
                 column[rest] = found
             cycles[rest] += core_cycles

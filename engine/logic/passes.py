@@ -501,6 +501,8 @@ RUNG_ARRAY = np.array(RUNGS, dtype=np.int64)
 #: The ladder's first rungs, all of them core (``run_core_rung``): most published puzzles never
 #: climb higher, and a pass loop over them alone compiles in seconds on a new machine.
 CORE_RUNGS = RUNGS[: RUNGS.index(SKYSCRAPER)]
+# a rung the core dispatch does not know would find nothing there, and every row take the slow path
+assert all(getattr(_is_core, "py_func", _is_core)(rung) for rung in CORE_RUNGS)
 CORE_RUNG_ARRAY = np.array(CORE_RUNGS, dtype=np.int64)
 
 

@@ -1,18 +1,24 @@
-"""A grade's solving path as plain data, for worked solutions and hints (wording is the caller's).
+"""Solving paths as plain data, for worked solutions and hints (wording is the caller's).
 
-``Grade.path`` holds the steps as the pass loop decoded them; this adds the one figure they leave
-in the raw record, the step's *detail* (``S_EXTRA``): the unit that proves a single, a unique
-rectangle's type, a chain's length in links, a trial's placements (-1 where a technique has none).
+Two paths: the grader's (``Grade.path``, the ladder in Sudoku Explainer's order, which the score
+is built on) and a person's (:func:`person_path`, the same pass loop on the ladder in HoDoKu's
+order, ``PERSON_RUNGS``: naked subsets before hidden ones, wings before uniqueness, and so on).
+Each step also carries the one figure the decoded steps leave in the raw record, its *detail*
+(``S_EXTRA``): the unit that proves a single, a unique rectangle's type, a chain's length in
+links, a trial's placements (-1 where a technique has none).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.grade import Grade
 from engine.logic.names import NAMES, SINGLES
+from engine.logic.passes import PERSON_RUNG_ARRAY, Record, Step, workspace
 from engine.logic.state import S_EXTRA
 from engine.logic.uniqueness import SUBSET_STEP
+from engine.text import Grid
 
 
 @dataclass(frozen=True)
@@ -45,8 +51,34 @@ def display_name(technique: str, detail: int) -> str:
 def solving_path(grade: Grade) -> tuple[PathStep, ...]:
     """Every step of ``grade``'s path in order, with its detail and display name (the last
     trial-and-error step that ``Grade.path`` may add has no record row: detail -1)."""
-    recorded = grade.record.steps[:, S_EXTRA].tolist() if grade.record is not None else []
-    details = recorded + [-1] * (len(grade.path) - len(recorded))
+    return _path_steps(grade.path, grade.record)
+
+
+def person_path(grid: Grid, grade: Grade) -> tuple[PathStep, ...]:
+    """The path of ``grid`` on the ladder in a person's order (see the module docstring).
+    ``grade`` is the grid's own: its one solution places the cells that even one-level trial
+    leaves open, in one last trial-and-error pass, as the grader's path does."""
+    run = workspace(grid.geometry).run(grid.values, rungs=PERSON_RUNG_ARRAY)
+    steps = run.record.all_steps()
+    open_cells = [int(c) for c in (run.values == 0).nonzero()[0]]
+    if open_cells:
+        solution = grade.solution
+        steps += (
+            Step(
+                technique="trial_and_error",
+                pass_no=run.passes + 1,
+                cells=tuple(open_cells),
+                digits=tuple(sorted({int(solution[c]) for c in open_cells})),
+                eliminations=(),
+                placements=tuple((c, int(solution[c])) for c in open_cells),
+            ),
+        )
+    return _path_steps(steps, run.record)
+
+
+def _path_steps(steps: Sequence[Step], record: Record | None) -> tuple[PathStep, ...]:
+    recorded = record.steps[:, S_EXTRA].tolist() if record is not None else []
+    details = recorded + [-1] * (len(steps) - len(recorded))
     return tuple(
         PathStep(
             technique=step.technique,
@@ -58,5 +90,5 @@ def solving_path(grade: Grade) -> tuple[PathStep, ...]:
             placements=step.placements,
             eliminations=step.eliminations,
         )
-        for step, detail in zip(grade.path, details, strict=True)
+        for step, detail in zip(steps, details, strict=True)
     )

@@ -1,8 +1,12 @@
-"""Worked solutions and hints in words: the grader's path (``engine.path``) as a person reads it.
+"""Worked solutions and hints in words: a solving path (``engine.path``) as a person reads it.
 
-Cells and effects are written in the standard notation (``r3c5=7`` places 7, ``r1c2<>4`` removes
-candidate 4); each step also gets one sentence saying where to look. A hint is the sentence of the
-first step that is not a single: the first place where the puzzle needs more than scanning.
+The path is a person's by default: the pass loop on the ladder in HoDoKu's order, the order most
+players learn the techniques in (a naked triple before a hidden pair, a W-wing before an
+XY-wing). The grade beside it is the grader's, on the ladder in Sudoku Explainer's order, whose
+path ``order="grader"`` shows. Cells and effects are written in the standard notation (``r3c5=7``
+places 7, ``r1c2<>4`` removes candidate 4); each step also gets one sentence saying where to
+look. A hint is the sentence of the first step that is not a single: the first place where the
+puzzle needs more than scanning.
 """
 
 from __future__ import annotations
@@ -15,10 +19,16 @@ from typing import Any
 import engine
 from engine.geometry import Geometry
 from engine.logic.names import NAMES
-from engine.path import PathStep, solving_path
+from engine.path import PathStep, person_path, solving_path
 
-#: Version of the JSON form (``to_json``), for readers that keep it.
-JSON_VERSION = 1
+#: Version of the JSON form (``to_json``), for readers that keep it (2: the path's order and
+#: passes, which a person's path counts apart from the grade's iterations).
+JSON_VERSION = 2
+#: The ladders a path can climb, and how the text names each.
+ORDERS = {
+    "person": "a person's order (HoDoKu's)",
+    "grader": "the grader's order (Sudoku Explainer's)",
+}
 ROW_KEYS = ("id", "givens", "box_rows", "box_cols")  # what --id needs of a run's Parquet
 VOWEL_SOUNDS = "AEIOX"  # first letters read with a vowel sound: an X-Chain, an AIC (a Unique)
 
@@ -30,15 +40,23 @@ class Explanation:
     puzzle: str
     geometry: Geometry
     grade: engine.Grade
+    order: str  # a key of ORDERS
     steps: tuple[PathStep, ...]
 
+    @property
+    def passes(self) -> int:
+        return self.steps[-1].pass_no if self.steps else 0
 
-def explain(puzzle: str, box: str | None = None) -> Explanation:
-    """Grade ``puzzle`` and keep its path (raises the engine's InvalidPuzzle, NoSolution or
-    MultipleSolutions for a puzzle without one solution)."""
+
+def explain(puzzle: str, box: str | None = None, order: str = "person") -> Explanation:
+    """Grade ``puzzle`` and solve it on the ladder in ``order`` (see ``ORDERS``); raises the
+    engine's InvalidPuzzle, NoSolution or MultipleSolutions for a puzzle without one solution."""
+    if order not in ORDERS:
+        raise ValueError(f"unknown order {order!r}; expected one of {', '.join(ORDERS)}")
     grid = engine.parse(puzzle, box=box)
     grade = engine.grade(grid)
-    return Explanation(grid.to_text(), grid.geometry, grade, solving_path(grade))
+    steps = person_path(grid, grade) if order == "person" else solving_path(grade)
+    return Explanation(grid.to_text(), grid.geometry, grade, order, steps)
 
 
 def first_hint(explanation: Explanation) -> str | None:
@@ -116,8 +134,10 @@ def format_text(explanation: Explanation) -> str:
     grade, geo = explanation.grade, explanation.geometry
     lines = [
         f"Puzzle {explanation.puzzle}",
-        f"{geo}, {grade.clues} clues, score {grade.score:.1f}, tier {grade.tier}, "
-        f"{grade.iterations} passes, hardest {engine_name(grade.hardest)}",
+        f"{geo}, {grade.clues} clues",
+        f"Grade: score {grade.score:.1f}, tier {grade.tier} (the grader's path: "
+        f"{grade.iterations} passes, hardest {engine_name(grade.hardest)})",
+        f"Solved below in {ORDERS[explanation.order]}: {explanation.passes} passes",
     ]
     for pass_no, steps in groupby(explanation.steps, key=lambda step: step.pass_no):
         lines.append(f"\nPass {pass_no}")
@@ -137,6 +157,8 @@ def to_json(explanation: Explanation) -> dict[str, Any]:
         "tier": grade.tier,
         "iterations": grade.iterations,
         "hardest": grade.hardest,
+        "order": explanation.order,
+        "passes": explanation.passes,
         "steps": [_step_json(step, geo) for step in explanation.steps],
     }
 

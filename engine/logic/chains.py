@@ -16,7 +16,9 @@ step's ``extra`` for the rating, and the chain's cells into its proof.
 
 * X-chain: one digit throughout (links between cells only);
 * XY-chain: strong links inside bivalue cells, weak links between cells on one digit;
-* AIC: any links.
+* AIC: any links;
+* remote pair: an XY-chain whose cells all hold the same two digits (HoDoKu finds them before
+  the single-digit patterns; ``find_remote_pairs``).
 """
 
 from __future__ import annotations
@@ -84,8 +86,9 @@ def has_bit(rows, x, y):
 
 
 @kernel
-def chain_links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong):
-    """Fill the weak and strong link sets of every candidate for a chain kind."""
+def chain_links(cand, placed, pos, T, tech, pair, node_cell, node_digit, node_of, weak, strong):
+    """Fill the weak and strong link sets of every candidate for a chain kind; a ``pair`` (a
+    digit mask, U0 for none) keeps the strong links inside cells that hold exactly it."""
     units, cell_units, unit_pos = T.units, T.cell_units, T.unit_pos
     n = units.shape[1]
     for x in range(node_cell.shape[0]):
@@ -105,7 +108,7 @@ def chain_links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak
                 o = lowest_bit(others)
                 others ^= o
                 set_bit(weak, x, node_of[cell * n + bit_index(o)])
-        if tech != X_CHAIN and popcount(m) == 1:
+        if tech != X_CHAIN and popcount(m) == 1 and (pair == U0 or cand[cell] == pair):
             set_bit(strong, x, node_of[cell * n + bit_index(m)])
         if tech != XY_CHAIN:
             for k in range(3):
@@ -158,7 +161,26 @@ def find_chains(cand, placed, pos, T, rec, tech, max_level):
     if tech == X_CHAIN:
         _x_chains(cand, pos, T, rec, max_level)
     else:
-        _search(cand, placed, pos, T, rec, tech, max_level)
+        _search(cand, placed, pos, T, rec, tech, max_level, U0)
+
+
+@kernel
+def find_remote_pairs(cand, placed, pos, T, rec):
+    """Record every candidate that a remote pair refutes: for each two digits that four or more
+    open cells hold alone, the XY-chains through those cells only (recorded as XY-chains)."""
+    ncells = cand.shape[0]
+    max_level = ncells * T.units.shape[1]
+    for cell in range(ncells):
+        pair = cand[cell]
+        if placed[cell] or popcount(pair) != 2:
+            continue
+        first, count = True, 0
+        for other in range(ncells):
+            if placed[other] == 0 and cand[other] == pair:
+                first &= other >= cell  # each pair once: from its first cell
+                count += 1
+        if first and count >= 4:
+            _search(cand, placed, pos, T, rec, XY_CHAIN, max_level, pair)
 
 
 @kernel
@@ -238,14 +260,15 @@ def candidate_nodes(cand, placed, n):
 
 
 @kernel
-def _search(cand, placed, pos, T, rec, tech, max_level):
-    """The chain search over every candidate (see the module docstring)."""
+def _search(cand, placed, pos, T, rec, tech, max_level, pair):
+    """The chain search over every candidate (see the module docstring; ``pair``: see
+    :func:`chain_links`)."""
     node_cell, node_digit, node_of = candidate_nodes(cand, placed, T.units.shape[1])
     count = node_cell.shape[0]
     words = (count + 63) // 64
     weak = np.zeros((count, words), dtype=np.uint64)
     strong = np.zeros((count, words), dtype=np.uint64)
-    chain_links(cand, placed, pos, T, tech, node_cell, node_digit, node_of, weak, strong)
+    chain_links(cand, placed, pos, T, tech, pair, node_cell, node_digit, node_of, weak, strong)
     no_groups = np.zeros((1, 1), dtype=np.uint64)  # every node is one candidate
     no_sets = np.zeros(0, dtype=np.int64)
     lengths = np.full(1, max_level, dtype=np.int64)

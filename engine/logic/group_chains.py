@@ -78,12 +78,12 @@ def find_als(cand, placed, pos, T, rec, enabled):
 
 
 @kernel
-def find_grouped(cand, placed, pos, T, rec, tech):
+def find_grouped(cand, placed, pos, T, rec, tech, with_als):
     """Record every candidate that a grouped chain refutes: GROUPED_X_CHAIN (one digit, links
-    between cells, group nodes) or GROUPED_AIC (any links, group and ALS nodes, as HoDoKu's
-    grouped nice loops)."""
+    between cells, group nodes) or GROUPED_AIC (any links, group nodes, and ALS nodes
+    ``with_als``: HoDoKu's grouped nice loops have none by default)."""
     x_chain = tech == GROUPED_X_CHAIN
-    sets = 0 if x_chain else GROUPED_ALS_MAX_CELLS
+    sets = GROUPED_ALS_MAX_CELLS if with_als and not x_chain else 0
     xcells, xdigit, owner = _nodes(cand, placed, pos, T, True, sets)
     base = X_CHAIN if x_chain else AIC
     levels = cand.shape[0] * T.units.shape[1]
@@ -238,7 +238,7 @@ def node_graph(cand, placed, pos, T, base, xcells, xdigit, owner):
     weak = np.zeros((total, words), dtype=np.uint64)
     strong = np.zeros((total, words), dtype=np.uint64)
     if base >= 0:
-        chain_links(cand, placed, pos, T, base, node_cell, node_digit, node_of, weak, strong)
+        chain_links(cand, placed, pos, T, base, U0, node_cell, node_digit, node_of, weak, strong)
     _node_links(pos, T, count, node_of, xcells, xdigit, owner, weak, strong)
     cells = np.empty(total, dtype=np.int64)
     digits = np.empty(total, dtype=np.int64)

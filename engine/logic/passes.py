@@ -30,7 +30,12 @@ import numpy as np
 
 from engine.geometry import Geometry
 from engine.jit import kernel
-from engine.logic.chains import THREE_LINK_LEVELS, TURBOT_LEVELS, find_chains
+from engine.logic.chains import (
+    THREE_LINK_LEVELS,
+    TURBOT_LEVELS,
+    find_chains,
+    find_remote_pairs,
+)
 from engine.logic.colouring import find_colouring
 from engine.logic.fish import find_finned_fish, find_fish
 from engine.logic.forcing import find_forcing
@@ -115,6 +120,13 @@ from engine.logic.wings import find_wings, find_wxyz_wings
 #: links, which SE rates below the other chains (recorded as X_CHAIN).
 TURBOT = len(TECHNIQUES)
 THREE_LINKS = TURBOT + 1
+#: Rungs of the person's ladder only (``PERSON_RUNGS``), narrower forms of a technique that
+#: HoDoKu takes early: naked pairs and triples locked in a box and a line, remote pairs (XY-chains
+#: through cells holding one pair of digits), grouped nice loops without ALS nodes.
+LOCKED_PAIR = TURBOT + 2
+LOCKED_TRIPLE = TURBOT + 3
+REMOTE_PAIR = TURBOT + 4
+GROUPED_NICE_LOOP = TURBOT + 5
 
 #: Rungs of the pass loop, easiest first by Sudoku Explainer rating (as Sukaku Explainer, which
 #: rates the single-digit patterns with the wings); FULL_HOUSE stands for the singles rung (all
@@ -166,6 +178,55 @@ RUNGS = (
     TRIAL_AND_ERROR,
 )
 
+#: The ladder in the order a person reaches for the techniques: HoDoKu's (the solver most
+#: players learn from), for worked solutions and hints; the grade climbs ``RUNGS``. Our rungs sit
+#: at the place of HoDoKu's technique of the same scope; the WXYZ-wing, which HoDoKu finds as an
+#: ALS-XZ, sits with it, and grouped AICs with ALS nodes after the ALS rung.
+PERSON_RUNGS = (
+    FULL_HOUSE,
+    LOCKED_PAIR,
+    LOCKED_TRIPLE,
+    LOCKED_POINTING,
+    LOCKED_CLAIMING,
+    NAKED_PAIR,
+    NAKED_TRIPLE,
+    HIDDEN_PAIR,
+    HIDDEN_TRIPLE,
+    NAKED_QUAD,
+    HIDDEN_QUAD,
+    X_WING,
+    SWORDFISH,
+    JELLYFISH,
+    REMOTE_PAIR,
+    BUG_PLUS_ONE,
+    SKYSCRAPER,
+    TWO_STRING_KITE,
+    TURBOT,
+    EMPTY_RECTANGLE,
+    W_WING,
+    XY_WING,
+    XYZ_WING,
+    UNIQUE_RECTANGLE,
+    HIDDEN_RECTANGLE,
+    AVOIDABLE_RECTANGLE,
+    FINNED_X_WING,
+    FINNED_SWORDFISH,
+    FINNED_JELLYFISH,
+    SUE_DE_COQ,
+    SIMPLE_COLOURING,
+    THREE_LINKS,
+    X_CHAIN,
+    XY_CHAIN,
+    AIC,
+    GROUPED_X_CHAIN,
+    GROUPED_NICE_LOOP,
+    WXYZ_WING,
+    ALS_XZ,
+    GROUPED_AIC,
+    TRIAL_AND_ERROR,
+)
+assert set(PERSON_RUNGS) >= set(RUNGS), "the person's ladder lacks a rung of the grade's"
+
 # run_rung dispatches on runs of ids and on offsets between them: reordering TECHNIQUES must
 # fail here, not give wrong deductions
 assert len(set(RUNGS)) == len(RUNGS), "a rung is listed twice"
@@ -214,7 +275,7 @@ def run_core_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_locked(cand, pos, T, rec, rung)
     elif NAKED_PAIR <= rung <= HIDDEN_QUAD:
         offset = rung - NAKED_PAIR
-        find_subsets(cand, placed, pos, T, rec, 2 + offset // 2, offset % 2 == 1)
+        find_subsets(cand, placed, pos, T, rec, 2 + offset // 2, offset % 2 == 1, False)
     elif X_WING <= rung <= JELLYFISH:
         find_fish(cand, pos, T, rec, 2 + rung - X_WING)
 
@@ -229,6 +290,19 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         if enabled[X_CHAIN]:
             levels = TURBOT_LEVELS if rung == TURBOT else THREE_LINK_LEVELS
             find_chains(cand, placed, pos, T, rec, X_CHAIN, levels)
+        return
+    if rung in (LOCKED_PAIR, LOCKED_TRIPLE):
+        tech = NAKED_PAIR if rung == LOCKED_PAIR else NAKED_TRIPLE
+        if enabled[tech]:
+            find_subsets(cand, placed, pos, T, rec, 2 + rung - LOCKED_PAIR, False, True)
+        return
+    if rung == REMOTE_PAIR:
+        if enabled[XY_CHAIN]:
+            find_remote_pairs(cand, placed, pos, T, rec)
+        return
+    if rung == GROUPED_NICE_LOOP:
+        if enabled[GROUPED_AIC]:
+            find_grouped(cand, placed, pos, T, rec, GROUPED_AIC, False)
         return
     if rung == ALS_XZ:  # the ALS rung climbs the three ALS techniques
         if enabled[ALS_XZ] or enabled[ALS_XY_WING] or enabled[ALS_CHAIN]:
@@ -264,7 +338,7 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
     elif X_CHAIN <= rung <= AIC:
         find_chains(cand, placed, pos, T, rec, rung, cand.shape[0] * T.units.shape[1])
     elif rung in (GROUPED_X_CHAIN, GROUPED_AIC):
-        find_grouped(cand, placed, pos, T, rec, rung)
+        find_grouped(cand, placed, pos, T, rec, rung, True)
     elif rung == TRIAL_AND_ERROR:
         find_forcing(cand, placed, T, rec)
 
@@ -498,6 +572,7 @@ class Contradiction(ValueError):
 
 ALL_ENABLED = np.ones(len(TECHNIQUES), dtype=np.int8)
 RUNG_ARRAY = np.array(RUNGS, dtype=np.int64)
+PERSON_RUNG_ARRAY = np.array(PERSON_RUNGS, dtype=np.int64)
 #: The ladder's first rungs, all of them core (``run_core_rung``): most published puzzles never
 #: climb higher, and a pass loop over them alone compiles in seconds on a new machine.
 CORE_RUNGS = RUNGS[: RUNGS.index(SKYSCRAPER)]
@@ -592,6 +667,18 @@ class Workspace:
             enabled[[FULL_HOUSE, NAKED_SINGLE, HIDDEN_SINGLE]] = 1
         else:
             enabled[TECHNIQUES.index(technique)] = 1  # a sashimi fish's, not its rung's
+        return self.find_on(rung, cand, placed, given, enabled)
+
+    def find_on(
+        self,
+        rung: int,
+        cand: np.ndarray,
+        placed: np.ndarray,
+        given: np.ndarray | None = None,
+        enabled: np.ndarray = ALL_ENABLED,
+    ) -> Record:
+        """Every deduction of one rung (of ``RUNGS`` or ``PERSON_RUNGS``) from a given
+        candidate state, with the techniques ``enabled``; ``given`` as for :meth:`find`."""
         cand = np.ascontiguousarray(cand, dtype=np.uint64)
         placed = np.ascontiguousarray(placed, dtype=np.int32)
         self.work.given[:] = placed != 0 if given is None else given

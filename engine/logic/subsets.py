@@ -93,8 +93,10 @@ def _keep(found, total, items, union):
 
 
 @kernel
-def find_subsets(cand, placed, pos, T, rec, k, hidden):
-    """Record every naked (or, with ``hidden``, hidden) subset of size ``k`` in every unit.
+def find_subsets(cand, placed, pos, T, rec, k, hidden, locked):
+    """Record every naked (or, with ``hidden``, hidden) subset of size ``k`` in every unit;
+    ``locked``: only the naked ones that HoDoKu calls locked pairs and triples (:func:`_locked`)
+    and takes before locked candidates.
 
     Items are gathered branch-free (each slot is written, the count moves on only for an item),
     and their bit counts compared as unsigned, like ``popcount``'s (numba compares a signed with
@@ -142,8 +144,56 @@ def find_subsets(cand, placed, pos, T, rec, k, hidden):
                     spare |= cand[units[u, bit_index(low)]] & ~inside
                 else:
                     spare |= pos[bit_index(low), u] & ~inside
-            if spare != U0:
+            if spare != U0 and (not locked or _locked(pos, T, u, inside, union)):
                 _record(cand, placed, pos, T, rec, k, hidden, u, inside, union)
+
+
+@kernel
+def _locked(pos, T, u, positions, digits):
+    """Whether the naked set at ``positions`` of unit ``u`` is locked as HoDoKu has it: its
+    cells lie in one box and one line, and its ``digits`` leave both the rest of the box and
+    the line outside the box."""
+    units, cell_units = T.units, T.cell_units
+    n = units.shape[1]
+    first = units[u, bit_index(lowest_bit(positions))]
+    box, line = cell_units[first, 2], -1
+    for kind in range(3):
+        shared = cell_units[first, kind]
+        rest = positions
+        while rest:
+            low = lowest_bit(rest)
+            rest ^= low
+            if cell_units[units[u, bit_index(low)], kind] != shared:
+                shared = -1
+                break
+        if shared < 0:
+            if kind == 2:
+                return False
+        elif kind < 2:
+            line = shared
+    if line < 0:
+        return False
+    in_box = U0  # the set's positions in the box, and the line's positions inside the box
+    inside_line = U0
+    for j in range(n):
+        if cell_units[units[line, j], 2] == box:
+            inside_line |= bit(j)
+    rest = positions
+    while rest:
+        low = lowest_bit(rest)
+        rest ^= low
+        cell = units[u, bit_index(low)]
+        for j in range(n):
+            if units[box, j] == cell:
+                in_box |= bit(j)
+    box_spare = line_spare = U0
+    rest = digits
+    while rest:
+        low = lowest_bit(rest)
+        rest ^= low
+        box_spare |= pos[bit_index(low), box] & ~in_box
+        line_spare |= pos[bit_index(low), line] & ~inside_line
+    return box_spare != U0 and line_spare != U0
 
 
 @kernel

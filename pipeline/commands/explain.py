@@ -13,6 +13,7 @@ from pipeline.commands.common import user_errors
 
 EXPLAIN_FORMATS = ("text", "json")
 ExplainFormat = Literal[EXPLAIN_FORMATS]  # type: ignore[valid-type]
+ExplainOrder = Literal["person", "grader"]  # pipeline.explain.ORDERS
 
 
 @app.command("explain")
@@ -33,6 +34,13 @@ def explain_command(
     box: Annotated[
         str | None, typer.Option(help="Box shape ROWSxCOLS, e.g. 3x4, instead of inferring it.")
     ] = None,
+    order: Annotated[
+        ExplainOrder,
+        typer.Option(
+            help="person: techniques in the order players learn them (HoDoKu's); grader: the "
+            "path the score is built on (Sudoku Explainer's order)."
+        ),
+    ] = "person",
     fmt: Annotated[ExplainFormat, typer.Option("--format", help="text, or json for machines.")] = (
         "text"
     ),
@@ -42,7 +50,8 @@ def explain_command(
     ] = None,
 ) -> None:
     """Print how PUZZLE is solved as a person would: each step's technique, the cells involved
-    and what it places (r3c5=7) or removes (r1c2<>4), grouped by pass."""
+    and what it places (r3c5=7) or removes (r1c2<>4), grouped by pass. The grade printed above
+    the steps is the grader's (see --order)."""
     import engine
     from pipeline.explain import ExplainError, explain, find_row, format_text, to_json
     from pipeline.formats.writers import atomic_path
@@ -66,7 +75,7 @@ def explain_command(
             assert puzzle is not None
             engine.parse(puzzle, box)  # bad text fails here, before any kernel compiles
             prepare_engine(GRADE)
-            explained = explain(puzzle, box)
+            explained = explain(puzzle, box, order)
         except unexplainable as exc:
             fail(str(exc))
         if fmt == "json":

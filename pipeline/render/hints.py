@@ -1,4 +1,4 @@
-"""The hints section and the worked-solutions appendix: the grader's path in words, as flowables.
+"""The hints section and the worked-solutions appendix: a person's path in words, as flowables.
 
 A hint names the first step beyond the singles (where a solver who only scans gets stuck); a
 worked solution walks every pass, the singles of a pass in one line. Both are worded by

@@ -15,6 +15,7 @@ import pytest
 
 from engine.geometry import geometry
 from engine.logic import TECHNIQUES, workspace
+from engine.logic.passes import GROUPED_NICE_LOOP, LOCKED_PAIR, LOCKED_TRIPLE, REMOTE_PAIR
 from engine.solver import count_grid
 from engine.text import parse
 
@@ -275,3 +276,43 @@ def test_every_finder_is_sound_on_every_state(all_states: list[dict], technique:
         for step in space.find(technique, cand, placed, givens(state["givens"])).all_steps():
             assert all(solution[c] != d for c, d in step.eliminations), (technique, state["grid"])
             assert all(solution[c] == d for c, d in step.placements), (technique, state["grid"])
+
+
+#: The rungs only a person's ladder climbs (``PERSON_RUNGS``), each with the HoDoKu codes of the
+#: narrower technique it stands for; the engine records their steps under our broader technique.
+PERSON_ONLY = {
+    LOCKED_PAIR: ("0110",),
+    LOCKED_TRIPLE: ("0111",),
+    REMOTE_PAIR: ("0703",),
+    # grouped nice loops and AICs without ALS nodes: the variants whose chains need none (the
+    # other variants of 0709-0711 pass through an ALS; the grouped AIC rung finds them all)
+    GROUPED_NICE_LOOP: ("0709-1", "0710-1", "0710-2", "0711-1", "0711-2"),
+}
+
+
+@pytest.mark.parametrize("rung", sorted(PERSON_ONLY))
+def test_person_rungs_find_their_cases_and_only_true_effects(shared_data: Path, rung: int) -> None:
+    codes = PERSON_ONLY[rung]
+    space = workspace(GEO)
+    missed, seen = [], 0
+    for case in load_cases(shared_data / REGLIB):
+        if {case["code"], case["code"].split("-")[0]}.isdisjoint(codes) or case["fail"]:
+            continue
+        seen += 1
+        cand, placed, solution = pencil_marks(case)
+        steps = space.find_on(rung, cand, placed, givens(case["givens"])).all_steps()
+        eliminated = {e for s in steps for e in s.eliminations}
+        assert all(solution[c] != d for c, d in eliminated), case["code"]
+        if not case["eliminations"] <= eliminated:
+            missed.append(case["code"])
+    assert seen, f"no case of {codes}"
+    assert 1 - len(missed) / seen >= MIN_FOUND, missed
+
+
+@pytest.mark.parametrize("rung", sorted(PERSON_ONLY))
+def test_person_rungs_are_sound_on_every_state(all_states: list[dict], rung: int) -> None:
+    space = workspace(GEO)
+    for state in all_states:
+        cand, placed, solution = pencil_marks(state)
+        for step in space.find_on(rung, cand, placed, givens(state["givens"])).all_steps():
+            assert all(solution[c] != d for c, d in step.eliminations), (rung, state["grid"])

@@ -28,34 +28,20 @@ PLACEMENT = re.compile(r"\br(\d+)c(\d+)=(\w)")
 PUZZLE_LINE = re.compile(r"^Puzzle (\S+)$", re.M)
 #: Share of a technique's exemplars whose printed path names it.
 MIN_NAMED = 0.8
-#: Lower shares where our ladder, in SE's order, rates another technique easier that applies
-#: first (HoDoKu, which chose the exemplars, tries them in another order), as measured; the
-#: technique that comes first is named.
+#: Lower shares, as measured, where the person's ladder (HoDoKu's order) still takes another
+#: technique first; the technique that comes first is named.
 MIN_NAMED_PRE_EMPTED = {
-    "naked_pair": 0.7,  # locked pairs: pointing or claiming (2.6-2.8) first
-    "naked_triple": 0.1,  # hidden pair (3.4) first: often the same cells' complement
-    "naked_quad": 0.5,  # pairs, X-wing, XYZ-wing first
-    "hidden_quad": 0.65,  # XY-wing, unique rectangle type 3 (4.2-4.6) first
-    "jellyfish": 0.5,  # pointing, skyscraper first
-    "bug_plus_one": 0.25,  # XY-wing (4.2) first
-    # unique rectangles first; our path may solve no AR corner (11 of 17 since the finned fish
-    # and WXYZ-wings joined the ladder)
-    "avoidable_rectangle": 0.64,
-    "sue_de_coq": 0.69,  # 18 of 26: finned fish and WXYZ-wings (4.3-6.1) come first
-    "w_wing": 0.2,  # XY-wing, unique/hidden rectangles (4.2-4.6), WXYZ-wing (5.5) first; SE
-    # finds W-wings as chains (6.5)
-    "xy_chain": 0.2,  # remote pairs and XY-chains: skyscraper (4.0), WXYZ-wing (5.5) first
-    "simple_colouring": 0.0,  # SE finds colouring as chains: X-chains first
-    "empty_rectangle": 0.5,  # 2-string kite (4.1) first
-    # X-chains of three strong links (5.5) first: Sukaku Explainer rates the finned fish as
-    # grouped strong links, above the plain ones
-    "finned_swordfish": 0.55,
-    "finned_jellyfish": 0.65,
-    "sashimi_swordfish": 0.0,
-    "sashimi_jellyfish": 0.75,
-    "als_xy_wing": 0.7,  # ALS-XZ first
-    "grouped_aic": 0.0,  # grouped X-chains (6.7) and the ALS rung (7.4-7.6) first
+    # our unique rectangles take some first (they come first in HoDoKu's order too)
+    "avoidable_rectangle": 0.75,
+    "empty_rectangle": 0.5,  # 2 of 4: a 2-string kite first (first in HoDoKu's order too)
+    "simple_colouring": 0.5,  # 3 of 6: turbot fish (short X-chains) first
+    # the ALS rung first: the grouped AIC through ALS nodes comes after it, or it would take
+    # every ALS exemplar's place (HoDoKu's grouped nice loops use fewer ALS)
+    "grouped_aic": 0.6,
 }
+#: Share of all exemplars whose printed path names their technique (0.95 measured; 0.68 on the
+#: grader's ladder, in Sudoku Explainer's order).
+MIN_NAMED_ALL = 0.94
 
 runner = CliRunner()
 
@@ -77,17 +63,27 @@ def placements(text: str) -> list[tuple[int, int, str]]:
     return [(int(r), int(c), v) for r, c, v in PLACEMENT.findall(effects)]
 
 
-def test_text_groups_steps_by_pass_and_places_the_solution(dug: engine.DigResult) -> None:
-    result = invoke(dug.puzzle)
+@pytest.mark.parametrize("order", ["person", "grader"])
+def test_text_groups_steps_by_pass_and_places_the_solution(
+    dug: engine.DigResult, order: str
+) -> None:
+    result = invoke(dug.puzzle, "--order", order)
     assert result.exit_code == 0, result.output
     passes = [int(p) for p in re.findall(r"^Pass (\d+)$", result.output, re.M)]
-    assert passes == list(range(1, dug.grade.iterations + 1))
+    told = re.search(r"^Solved below in .*: (\d+) passes$", result.output, re.M)
+    assert told and passes == list(range(1, int(told.group(1)) + 1))
     found = placements(result.output)
     assert len(found) == dug.puzzle.count(".")  # every blank placed once
     for row, col, value in found:
         assert dug.solution[(row - 1) * 9 + col - 1] == value
-    assert NAMES[dug.grade.hardest] in result.output
     assert "<>" in result.output  # a hard puzzle needs eliminations
+    if order == "grader":  # the path the grade is built on
+        assert passes[-1] == dug.grade.iterations
+        assert re.search(
+            rf"^  {re.escape(NAMES[dug.grade.hardest])}( Type \d)?:", result.output, re.M
+        )
+    else:
+        assert result.output == invoke(dug.puzzle).output  # the default
 
 
 def test_json_round_trips(dug: engine.DigResult, tmp_path: Path) -> None:
@@ -98,6 +94,7 @@ def test_json_round_trips(dug: engine.DigResult, tmp_path: Path) -> None:
     assert data == to_json(explain(dug.puzzle))
     assert json.loads(json.dumps(data)) == data
     assert data["iterations"] == dug.grade.iterations
+    assert data["order"] == "person" and data["passes"] == data["steps"][-1]["pass"]
     steps = data["steps"]
     assert [s["pass"] for s in steps] == sorted(s["pass"] for s in steps)
     placed = [p.split("=") for s in steps for p in s["placements"]]
@@ -187,6 +184,15 @@ def test_exemplars_name_their_technique(exemplar_outputs: dict, technique: str) 
         solution = engine.solve(PUZZLE_LINE.search(text).group(1))
         for row, col, value in placements(text):
             assert solution[(row - 1) * 9 + col - 1] == value
+
+
+def test_exemplars_name_their_technique_in_all(exemplar_outputs: dict) -> None:
+    named = [
+        bool(re.search(rf"^  {re.escape(NAMES[technique])}( Type \d)?:", text, re.M))
+        for technique, texts in exemplar_outputs.items()
+        for text in texts
+    ]
+    assert sum(named) / len(named) >= MIN_NAMED_ALL, f"{sum(named)}/{len(named)}"
 
 
 def test_forcing_steps_say_what_was_supposed(shared_data: Path) -> None:

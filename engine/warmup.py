@@ -19,7 +19,7 @@ from engine.geometry import geometry_for
 from engine.grade import grade, grade_within
 from engine.grade_table import grade_many
 from engine.grids import random_grid, random_grids
-from engine.logic.passes import ALL_ENABLED, RUNGS, Workspace, run_rung
+from engine.logic.passes import ALL_ENABLED, PERSON_RUNGS, RUNGS, Workspace, run_rung
 from engine.solver import count_many, count_solutions
 from engine.text import parse
 from engine.tiers import Tier
@@ -65,11 +65,12 @@ def _needs_no_more() -> None:
 def _finders() -> None:
     """Every finder of the pass loop, hardest rung first: the rung dispatch run as plain Python
     calls each with the argument types the compiled pass loop gives it (one workspace's arrays),
-    on an empty grid, where none finds anything. A rung added to ``RUNGS`` is covered as is."""
+    on an empty grid, where none finds anything. A rung added to ``RUNGS`` or ``PERSON_RUNGS``
+    (worked solutions) is covered as is."""
     space = Workspace(geometry_for(box="3x3"))
     space.cand[:] = space.full  # every digit open in every cell, so in every place of each unit
     space.pos[:] = space.full
-    for rung in reversed(RUNGS):
+    for rung in (*reversed(RUNGS), *(r for r in PERSON_RUNGS if r not in RUNGS)):
         arrays = (space.cand, space.placed, space.pos, space.T, ALL_ENABLED, space.rec)
         run_rung.py_func(rung, *arrays, space.work)
 

@@ -151,6 +151,10 @@ RATINGS: dict[str, float] = {
     "als_xy_wing": 8.0,
     "als_chain": 8.1,
     "grouped_aic": 8.1,  # after the ALS chains: its nodes include the ALS
+    # not in SE either: HoDoKu scores Franken fish (300-430) above ALS-XZ (300), mutant fish
+    # (450-470) above them all, and tries both after its ALS and grouped chains
+    "franken_fish": 8.2,
+    "mutant_fish": 8.3,
     "trial_and_error": 7.5,
 }
 HIDDEN_SINGLE_IN_BOX = 1.2

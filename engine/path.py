@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.grade import Grade
+from engine.logic.franken import FINNED
 from engine.logic.names import NAMES, SINGLES
 from engine.logic.passes import PERSON_RUNG_ARRAY, Record, Step, workspace
 from engine.logic.state import S_EXTRA
@@ -40,11 +41,19 @@ class PathStep:
         return self.technique in SINGLES
 
 
+FISH_SIZES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish", 5: "Squirmbag", 6: "Whale"}
+
+
 def display_name(technique: str, detail: int) -> str:
     """The technique's display name; a unique or avoidable rectangle's carries its type, as
-    HoDoKu's do (a type 3's detail also counts its subset's digits: see engine.grade)."""
+    HoDoKu's do (a type 3's detail also counts its subset's digits: see engine.grade), a Franken
+    or mutant fish its size and fins ("Finned Franken Swordfish")."""
     if technique in ("unique_rectangle", "avoidable_rectangle") and detail > 0:
         return f"{NAMES[technique]} Type {detail % SUBSET_STEP}"
+    if technique in ("franken_fish", "mutant_fish") and detail % FINNED in FISH_SIZES:
+        finned = "Finned " if detail & FINNED else ""
+        kind = NAMES[technique].split()[0]
+        return f"{finned}{kind} {FISH_SIZES[detail % FINNED]}"
     return NAMES[technique]
 
 

@@ -48,6 +48,8 @@ NAMES: dict[str, str] = {
     "als_xz": "ALS-XZ",
     "als_xy_wing": "ALS-XY-Wing",
     "als_chain": "ALS-XY-Chain",
+    "franken_fish": "Franken Fish",  # with its size and fins: "Finned Franken Swordfish"
+    "mutant_fish": "Mutant Fish",
     "trial_and_error": "Forcing Chain",
 }
 assert set(NAMES) == set(TECHNIQUES), "every technique needs a display name"

@@ -39,6 +39,7 @@ from engine.logic.chains import (
 from engine.logic.colouring import find_colouring
 from engine.logic.fish import find_finned_fish, find_fish
 from engine.logic.forcing import find_forcing
+from engine.logic.franken import MAX_FRANKEN, find_franken_fish
 from engine.logic.group_chains import find_als, find_grouped
 from engine.logic.intersections import find_locked
 from engine.logic.single_digit import find_empty_rectangles, find_turbot
@@ -58,6 +59,7 @@ from engine.logic.state import (
     FINNED_JELLYFISH,
     FINNED_SWORDFISH,
     FINNED_X_WING,
+    FRANKEN_FISH,
     FULL_HOUSE,
     GROUPED_AIC,
     GROUPED_X_CHAIN,
@@ -69,6 +71,7 @@ from engine.logic.state import (
     JELLYFISH,
     LOCKED_CLAIMING,
     LOCKED_POINTING,
+    MUTANT_FISH,
     NAKED_PAIR,
     NAKED_QUAD,
     NAKED_SINGLE,
@@ -223,6 +226,8 @@ PERSON_RUNGS = (
     WXYZ_WING,
     ALS_XZ,
     GROUPED_AIC,
+    FRANKEN_FISH,
+    MUTANT_FISH,
     TRIAL_AND_ERROR,
 )
 assert set(PERSON_RUNGS) >= set(RUNGS), "the person's ladder lacks a rung of the grade's"
@@ -232,7 +237,12 @@ assert set(PERSON_RUNGS) >= set(RUNGS), "the person's ladder lacks a rung of the
 assert len(set(RUNGS)) == len(RUNGS), "a rung is listed twice"
 _FOUND_BY_OTHER_RUNGS = {NAKED_SINGLE, HIDDEN_SINGLE, ALS_XY_WING, ALS_CHAIN}
 _FOUND_BY_OTHER_RUNGS |= {SASHIMI_X_WING, SASHIMI_X_WING + 1, SASHIMI_X_WING + 2}
-assert set(RUNGS) >= set(range(len(TECHNIQUES))) - _FOUND_BY_OTHER_RUNGS, "a technique lacks a rung"
+#: Techniques only the person's ladder climbs: SE has no Franken or mutant fish, and their search
+#: costs tens of milliseconds (``engine.logic.franken``), more than grading a puzzle.
+PERSON_ONLY_TECHNIQUES = {FRANKEN_FISH, MUTANT_FISH}
+_LADDERED = set(range(len(TECHNIQUES))) - _FOUND_BY_OTHER_RUNGS
+assert set(RUNGS) >= _LADDERED - PERSON_ONLY_TECHNIQUES, "a technique lacks a rung"
+assert set(PERSON_RUNGS) >= _LADDERED, "a technique lacks a rung of the person's ladder"
 _RUNS = (
     ("naked_pair", "hidden_pair", "naked_triple", "hidden_triple", "naked_quad", "hidden_quad"),
     ("x_wing", "swordfish", "jellyfish"),
@@ -303,6 +313,14 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
     if rung == GROUPED_NICE_LOOP:
         if enabled[GROUPED_AIC]:
             find_grouped(cand, placed, pos, T, rec, GROUPED_AIC, False)
+        return
+    if rung in (FRANKEN_FISH, MUTANT_FISH):  # HoDoKu's order: basic by size, then finned
+        if enabled[rung]:
+            first = rec.counts[C_STEPS]
+            for finned in (False, True):
+                for size in range(2, MAX_FRANKEN + 1):
+                    if rec.counts[C_STEPS] == first:
+                        find_franken_fish(cand, pos, T, rec, size, rung == MUTANT_FISH, finned)
         return
     if rung == ALS_XZ:  # the ALS rung climbs the three ALS techniques
         if enabled[ALS_XZ] or enabled[ALS_XY_WING] or enabled[ALS_CHAIN]:

@@ -73,6 +73,8 @@ TECHNIQUES = (
     "als_xz",
     "als_xy_wing",
     "als_chain",
+    "franken_fish",
+    "mutant_fish",
     "trial_and_error",
 )
 TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
@@ -118,6 +120,8 @@ TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
     ALS_XZ,
     ALS_XY_WING,
     ALS_CHAIN,
+    FRANKEN_FISH,
+    MUTANT_FISH,
     TRIAL_AND_ERROR,
 ) = range(len(TECHNIQUES))
 

@@ -19,7 +19,15 @@ from engine.geometry import geometry_for
 from engine.grade import grade, grade_within
 from engine.grade_table import grade_many
 from engine.grids import random_grid, random_grids
-from engine.logic.passes import ALL_ENABLED, PERSON_RUNGS, RUNGS, Workspace, run_rung
+from engine.logic.passes import (
+    ALL_ENABLED,
+    PERSON_RUNG_ARRAY,
+    PERSON_RUNGS,
+    RUNGS,
+    Workspace,
+    run_person_rung,
+    run_rung,
+)
 from engine.solver import count_many, count_solutions
 from engine.text import parse
 from engine.tiers import Tier
@@ -65,14 +73,31 @@ def _needs_no_more() -> None:
 def _finders() -> None:
     """Every finder of the pass loop, hardest rung first: the rung dispatch run as plain Python
     calls each with the argument types the compiled pass loop gives it (one workspace's arrays),
-    on an empty grid, where none finds anything. A rung added to ``RUNGS`` or ``PERSON_RUNGS``
-    (worked solutions) is covered as is."""
+    on an empty grid, where none finds anything. A rung added to ``RUNGS`` is covered as is."""
     space = Workspace(geometry_for(box="3x3"))
     space.cand[:] = space.full  # every digit open in every cell, so in every place of each unit
     space.pos[:] = space.full
-    for rung in (*reversed(RUNGS), *(r for r in PERSON_RUNGS if r not in RUNGS)):
+    for rung in reversed(RUNGS):
         arrays = (space.cand, space.placed, space.pos, space.T, ALL_ENABLED, space.rec)
         run_rung.py_func(rung, *arrays, space.work)
+
+
+def _person_finders() -> None:
+    """The finders of the rungs only the person's ladder climbs, as :func:`_finders` does."""
+    space = Workspace(geometry_for(box="3x3"))
+    space.cand[:] = space.full
+    space.pos[:] = space.full
+    for rung in PERSON_RUNGS:
+        if rung not in RUNGS:
+            arrays = (space.cand, space.placed, space.pos, space.T, ALL_ENABLED, space.rec)
+            run_person_rung.py_func(rung, *arrays, space.work)
+
+
+def _explainer() -> None:
+    """The pass loop on the person's ladder (worked solutions and hints)."""
+    space = Workspace(geometry_for(box="3x3"))
+    for puzzle in (EASY, HARDEST):
+        space.run(parse(puzzle).values, rungs=PERSON_RUNG_ARRAY)
 
 
 def _canonical_form() -> None:
@@ -111,6 +136,7 @@ FAMILIES: dict[str, Callable[[], None]] = {
     "grader": _grader,
     "digger": _digger,
     "canonical forms": _canon,
+    "explainer": _explainer,
 }
 
 #: Parts of a family that another process can compile while the family's own call runs, in
@@ -121,6 +147,7 @@ FAMILIES: dict[str, Callable[[], None]] = {
 PARTS: dict[str, dict[str, Callable[[], None]]] = {
     "grader": {"finders": _finders, "canonical form": _canonical_form},
     "digger": {"dig kernels": _dig_kernels},
+    "explainer": {"person finders": _person_finders},
 }
 
 

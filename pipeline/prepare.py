@@ -34,15 +34,25 @@ RUN = ("counter", "grids", "grader", "digger", "canonical forms")
 GENERATE = ("grids", "canonical forms")
 DIG = ("counter", "grader", "digger", "canonical forms")
 GRADE = ("counter", "grader")
+#: Worked solutions and hints: the pass loop on the person's ladder too.
+EXPLAIN = (*GRADE, "explainer")
 #: What grading needs first on a machine not prepared yet: the pass loop over the core rungs
 #: (``engine.grade_many(before_full_ladder=...)``), which compiles in seconds.
 CORE = ("grader core",)
 VERIFY = ("counter",)
-ALL_FAMILIES = RUN
+ALL_FAMILIES = (*RUN, "explainer")
 NOTICE = "preparing the engine for this machine, once"
 #: The order this process compiles families in: the counter first, which the grader, the grids
 #: and the digger call, the grader before the digger, which calls it; helpers start from the end.
-MAIN_ORDER = ("counter", "grader core", "grader", "digger", "grids", "canonical forms")
+MAIN_ORDER = (
+    "counter",
+    "grader core",
+    "grader",
+    "digger",
+    "grids",
+    "canonical forms",
+    "explainer",
+)
 
 
 @cache

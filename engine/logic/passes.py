@@ -301,27 +301,6 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
             levels = TURBOT_LEVELS if rung == TURBOT else THREE_LINK_LEVELS
             find_chains(cand, placed, pos, T, rec, X_CHAIN, levels)
         return
-    if rung in (LOCKED_PAIR, LOCKED_TRIPLE):
-        tech = NAKED_PAIR if rung == LOCKED_PAIR else NAKED_TRIPLE
-        if enabled[tech]:
-            find_subsets(cand, placed, pos, T, rec, 2 + rung - LOCKED_PAIR, False, True)
-        return
-    if rung == REMOTE_PAIR:
-        if enabled[XY_CHAIN]:
-            find_remote_pairs(cand, placed, pos, T, rec)
-        return
-    if rung == GROUPED_NICE_LOOP:
-        if enabled[GROUPED_AIC]:
-            find_grouped(cand, placed, pos, T, rec, GROUPED_AIC, False)
-        return
-    if rung in (FRANKEN_FISH, MUTANT_FISH):  # HoDoKu's order: basic by size, then finned
-        if enabled[rung]:
-            first = rec.counts[C_STEPS]
-            for finned in (False, True):
-                for size in range(2, MAX_FRANKEN + 1):
-                    if rec.counts[C_STEPS] == first:
-                        find_franken_fish(cand, pos, T, rec, size, rung == MUTANT_FISH, finned)
-        return
     if rung == ALS_XZ:  # the ALS rung climbs the three ALS techniques
         if enabled[ALS_XZ] or enabled[ALS_XY_WING] or enabled[ALS_CHAIN]:
             find_als(cand, placed, pos, T, rec, enabled)
@@ -359,6 +338,34 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_grouped(cand, placed, pos, T, rec, rung, True)
     elif rung == TRIAL_AND_ERROR:
         find_forcing(cand, placed, T, rec)
+
+
+@kernel(inline="always")
+def run_person_rung(rung, cand, placed, pos, T, enabled, rec, work):
+    """:func:`run_rung`, and the rungs only the person's ladder climbs (``PERSON_RUNGS``): a
+    dispatch of its own, so that the grader's kernels do not link their finders."""
+    if rung in (LOCKED_PAIR, LOCKED_TRIPLE):
+        tech = NAKED_PAIR if rung == LOCKED_PAIR else NAKED_TRIPLE
+        if enabled[tech]:
+            find_subsets(cand, placed, pos, T, rec, 2 + rung - LOCKED_PAIR, False, True)
+        return
+    if rung == REMOTE_PAIR:
+        if enabled[XY_CHAIN]:
+            find_remote_pairs(cand, placed, pos, T, rec)
+        return
+    if rung == GROUPED_NICE_LOOP:
+        if enabled[GROUPED_AIC]:
+            find_grouped(cand, placed, pos, T, rec, GROUPED_AIC, False)
+        return
+    if rung in (FRANKEN_FISH, MUTANT_FISH):  # HoDoKu's order: basic by size, then finned
+        if enabled[rung]:
+            first = rec.counts[C_STEPS]
+            for finned in (False, True):
+                for size in range(2, MAX_FRANKEN + 1):
+                    if rec.counts[C_STEPS] == first:
+                        find_franken_fish(cand, pos, T, rec, size, rung == MUTANT_FISH, finned)
+        return
+    run_rung(rung, cand, placed, pos, T, enabled, rec, work)
 
 
 @kernel
@@ -468,6 +475,14 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
     )
 
 
+@kernel
+def solve_person_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work):
+    """:func:`solve_passes` on the person's ladder (``PERSON_RUNG_ARRAY``)."""
+    return pass_loop(
+        values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, run_person_rung
+    )
+
+
 @kernel(inline="always")
 def pass_loop(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, dispatch):
     """The pass loop over ``rungs``, each run by ``dispatch`` (``run_rung``, or ``run_core_rung``
@@ -523,7 +538,7 @@ def find_once(rung, cand, placed, T, enabled, pos, rec, work):
     """Record one rung's deductions from a given state (for tests and explanations)."""
     rec.counts[:] = 0
     build_layers(cand, placed, T, pos)
-    run_rung(rung, cand, placed, pos, T, enabled, rec, work)
+    run_person_rung(rung, cand, placed, pos, T, enabled, rec, work)
     return rec.counts[C_OVERFLOW] == 0
 
 
@@ -630,11 +645,15 @@ class Workspace:
         self, values: np.ndarray, enabled: np.ndarray = ALL_ENABLED, rungs: np.ndarray = RUNG_ARRAY
     ) -> tuple[bool, int]:
         """The pass loop, leaving its state in the workspace: (solved, passes). Raises
-        Contradiction. :meth:`outcome` copies the state out, :meth:`steps` reads the steps."""
+        Contradiction. :meth:`outcome` copies the state out, :meth:`steps` reads the steps.
+        ``rungs`` is the grader's ladder or part of it, or ``PERSON_RUNG_ARRAY`` itself (whose
+        own rungs only its kernel dispatches)."""
         values = np.require(values, np.uint8, ("C", "W"))  # one kernel type (parse: read-only)
         self.runs += 1
+        # the person's ladder has rungs of its own, which only its kernel dispatches
+        solve = solve_person_passes if rungs is PERSON_RUNG_ARRAY else solve_passes
         while True:
-            result, passes = solve_passes(
+            result, passes = solve(
                 values,
                 self.full,
                 self.T,

@@ -55,7 +55,7 @@ def explain_command(
     import engine
     from pipeline.explain import ExplainError, explain, find_row, format_text, to_json
     from pipeline.formats.writers import atomic_path
-    from pipeline.prepare import GRADE, prepare_engine
+    from pipeline.prepare import EXPLAIN, prepare_engine
     from pipeline.store import read_rows
 
     if (puzzle is None) == (puzzle_id is None) or (puzzle_id is None) != (source is None):
@@ -74,7 +74,7 @@ def explain_command(
                 puzzle, box = str(row["givens"]), f"{row['box_rows']}x{row['box_cols']}"
             assert puzzle is not None
             engine.parse(puzzle, box)  # bad text fails here, before any kernel compiles
-            prepare_engine(GRADE)
+            prepare_engine(EXPLAIN)
             explained = explain(puzzle, box, order)
         except unexplainable as exc:
             fail(str(exc))

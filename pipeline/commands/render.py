@@ -57,6 +57,7 @@ def render(
 
     PUZZLES is a puzzle file, a run folder or `pipeline grade` output (its ok rows).
     """
+    from pipeline.prepare import EXPLAIN, prepare_engine
     from pipeline.puzzle_files import read_puzzle_rows
     from pipeline.recipe import load_recipe
     from pipeline.render import BookError, PrintOptions, book_from_rows, render_book
@@ -82,6 +83,8 @@ def render(
             book = book_from_rows(selected.rows, title, author, dict.fromkeys(tiers, layout))
         except BookError as exc:
             fail(f"{selected.path}: {exc}")
+        if options.hints or options.worked_solutions:
+            prepare_engine(EXPLAIN)  # their words come from the person's path
         try:
             result = render_book(book, output, options)
         except OSError as exc:

@@ -77,7 +77,8 @@ def run(
             tls_cert=tls_cert,
             tls_key=tls_key,
         )
-        prepare_engine(RUN)
+        printed = book.print.options
+        prepare_engine((*RUN, "explainer") if printed.hints or printed.worked_solutions else RUN)
         result = run_book(book, quiet=quiet, day=date.date() if date else None)
     counts = result.manifest["counts"]
     redone = result.manifest["chunks_redone"]

@@ -28,7 +28,15 @@ from public_sets import DATA, read
 
 ROOT = Path(__file__).resolve().parents[1]
 PIPELINE = Path(sys.executable).parent / "pipeline"
-FAMILY_ORDER = ("counter", "grids", "canonical forms", "grader core", "grader", "digger")
+FAMILY_ORDER = (
+    "counter",
+    "grids",
+    "canonical forms",
+    "grader core",
+    "grader",
+    "digger",
+    "explainer",
+)
 DATE = "2026-01-01"
 HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 
@@ -77,6 +85,7 @@ def commands(scratch: Path, nightly: bool, repeat: int) -> None:
             "-o",
             f"{out}/g.parquet",
         ],
+        "`pipeline explain` the hard puzzle": lambda out: ["explain", HARD],
     }
     if nightly:
         nightly_run = ["run", "configs/nightly.toml", "--date", DATE]

@@ -397,14 +397,7 @@ def _grade_run(
         iterations += 1
         open_cells = np.flatnonzero(run.values == 0)
         cell_passes[open_cells] = iterations
-        trial = Step(
-            technique="trial_and_error",
-            pass_no=iterations,
-            cells=tuple(int(c) for c in open_cells),
-            digits=tuple(sorted({int(solution[c]) for c in open_cells})),
-            eliminations=(),
-            placements=tuple((int(c), int(solution[c])) for c in open_cells),
-        )
+        trial = nested_trial_step(open_cells, solution, iterations)
         counts[_TE] += 1
         effort = _trial_effort(Grid(grid.geometry, run.values))
         rating = max(rating, NESTED_BASE) + TE_SLOPE * max(0.0, effort - TE_FREE)
@@ -424,6 +417,19 @@ def _grade_run(
         solution=solution,
         record=run.record,
         trial=trial,
+    )
+
+
+def nested_trial_step(open_cells: np.ndarray, solution: np.ndarray, pass_no: int) -> Step:
+    """The last step of a path that even one-level trial leaves stuck: nested trial and error,
+    which places every open cell from the one solution."""
+    return Step(
+        technique="trial_and_error",
+        pass_no=pass_no,
+        cells=tuple(int(c) for c in open_cells),
+        digits=tuple(sorted({int(solution[c]) for c in open_cells})),
+        eliminations=(),
+        placements=tuple((int(c), int(solution[c])) for c in open_cells),
     )
 
 

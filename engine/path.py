@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.grade import Grade
+import numpy as np
+
+from engine.grade import Grade, nested_trial_step
 from engine.logic.franken import FINNED
 from engine.logic.names import NAMES, SINGLES
 from engine.logic.passes import PERSON_RUNG_ARRAY, Record, Step, workspace
@@ -69,19 +71,9 @@ def person_path(grid: Grid, grade: Grade) -> tuple[PathStep, ...]:
     leaves open, in one last trial-and-error pass, as the grader's path does."""
     run = workspace(grid.geometry).run(grid.values, rungs=PERSON_RUNG_ARRAY)
     steps = run.record.all_steps()
-    open_cells = [int(c) for c in (run.values == 0).nonzero()[0]]
-    if open_cells:
-        solution = grade.solution
-        steps += (
-            Step(
-                technique="trial_and_error",
-                pass_no=run.passes + 1,
-                cells=tuple(open_cells),
-                digits=tuple(sorted({int(solution[c]) for c in open_cells})),
-                eliminations=(),
-                placements=tuple((c, int(solution[c])) for c in open_cells),
-            ),
-        )
+    open_cells = np.flatnonzero(run.values == 0)
+    if open_cells.size:
+        steps += (nested_trial_step(open_cells, grade.solution, run.passes + 1),)
     return _path_steps(steps, run.record)
 
 

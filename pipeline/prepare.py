@@ -34,13 +34,14 @@ RUN = ("counter", "grids", "grader", "digger", "canonical forms")
 GENERATE = ("grids", "canonical forms")
 DIG = ("counter", "grader", "digger", "canonical forms")
 GRADE = ("counter", "grader")
-#: Worked solutions and hints: the pass loop on the person's ladder too.
-EXPLAIN = (*GRADE, "explainer")
+#: What worked solutions and hints add: the pass loop on the person's ladder.
+WORDED = ("explainer",)
+EXPLAIN = (*GRADE, *WORDED)
 #: What grading needs first on a machine not prepared yet: the pass loop over the core rungs
 #: (``engine.grade_many(before_full_ladder=...)``), which compiles in seconds.
 CORE = ("grader core",)
 VERIFY = ("counter",)
-ALL_FAMILIES = (*RUN, "explainer")
+ALL_FAMILIES = (*RUN, *WORDED)
 NOTICE = "preparing the engine for this machine, once"
 #: The order this process compiles families in: the counter first, which the grader, the grids
 #: and the digger call, the grader before the digger, which calls it; helpers start from the end.

@@ -12,10 +12,11 @@ may overlap in up to two cells when fins are allowed: such an *endo fin* is a fi
 the digit, it would serve two base units).
 
 The search runs on bit sets of cells (any grid size): base sets depth first in unit order, pruned
-when two units share a candidate; for each, the covers cell by cell. The first base candidate
-not yet covered either gets a cover (one of its units of a cover kind) or becomes a fin, while
-the cells that see every fin so far are not none; a unit passed over for a cell is not taken
-later in that branch, so each cover set and fin set is met once.
+when their units share more candidates than endo fins allow; for each, the covers cell by cell.
+The first base candidate not yet covered either gets a cover (one of its units of a cover kind)
+or becomes a fin, while some candidate still sees every fin. A cover set can be reached in more
+than one order; it is kept only where each cell's cover is the first of that cell's units in the
+set, so each fish is recorded once.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def find_franken_fish(cand, pos, T, rec, k, mutant, finned):
         np.zeros((levels, words), dtype=np.uint64),  # the cells that see every fin so far
         np.zeros((levels, 4), dtype=np.int64),  # cell, next option, unit taken, covers so far
         np.zeros(words, dtype=np.uint64),  # every candidate of the digit
+        np.zeros(k, dtype=np.int64),  # a fish's covers
     )
     endo_limit = MAX_ENDO_FINS if finned else 0
     for d in range(n):
@@ -139,7 +141,7 @@ def _covers(cand, T, rec, cells, base, endo, bases, d, cover_kinds, mutant, finn
     """Every cover set (and fin set) of the base units ``bases``, whose candidates are ``base``
     and whose endo fins are ``endo``: the search of the module docstring, one level per base
     candidate decided (``scratch``: see :func:`find_franken_fish`)."""
-    covered, fins, seen, stack, anywhere = scratch
+    covered, fins, seen, stack, anywhere, covers = scratch
     cell_units, peer_bits = T.cell_units, T.peer_bits
     k = bases.shape[0]
     words = base.shape[0]
@@ -169,6 +171,7 @@ def _covers(cand, T, rec, cells, base, endo, bases, d, cover_kinds, mutant, finn
                     cells,
                     base,
                     bases,
+                    covers,
                     d,
                     mutant,
                     finned,
@@ -235,9 +238,10 @@ def _first_free(base, covered, fins):
 
 
 @kernel
-def _fish(cand, T, rec, cells, base, bases, d, mutant, finned, fins, seen, stack, level):
-    """Record the fish whose covers and fins the stack holds (up to ``level``), if it is of the
-    kind searched, met for the first time, and eliminates something."""
+def _fish(cand, T, rec, cells, base, bases, covers, d, mutant, finned, fins, seen, stack, level):
+    """Record the fish whose covers and fins the stack holds (up to ``level``; ``covers`` is
+    scratch for them), if it is of the kind searched, met for the first time, and eliminates
+    something."""
     n = T.units.shape[1]
     cell_units = T.cell_units
     words = base.shape[0]
@@ -247,7 +251,6 @@ def _fish(cand, T, rec, cells, base, bases, d, mutant, finned, fins, seen, stack
         has_fins |= fins[w] != U0
     if has_fins != finned:
         return
-    covers = np.empty(k, dtype=np.int64)
     count = 0
     for j in range(level):
         if stack[j, 2] >= 0:

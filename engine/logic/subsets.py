@@ -153,46 +153,34 @@ def _locked(pos, T, u, positions, digits):
     """Whether the naked set at ``positions`` of unit ``u`` is locked as HoDoKu has it: its
     cells lie in one box and one line, and its ``digits`` leave both the rest of the box and
     the line outside the box."""
-    units, cell_units = T.units, T.cell_units
-    n = units.shape[1]
+    units, cell_units, unit_pos = T.units, T.cell_units, T.unit_pos
     first = units[u, bit_index(lowest_bit(positions))]
-    box, line = cell_units[first, 2], -1
-    for kind in range(3):
-        shared = cell_units[first, kind]
-        rest = positions
-        while rest:
-            low = lowest_bit(rest)
-            rest ^= low
-            if cell_units[units[u, bit_index(low)], kind] != shared:
-                shared = -1
-                break
-        if shared < 0:
-            if kind == 2:
-                return False
-        elif kind < 2:
-            line = shared
-    if line < 0:
-        return False
-    in_box = U0  # the set's positions in the box, and the line's positions inside the box
-    inside_line = U0
-    for j in range(n):
-        if cell_units[units[line, j], 2] == box:
-            inside_line |= bit(j)
+    row, column, box = cell_units[first, 0], cell_units[first, 1], cell_units[first, 2]
+    in_box = U0  # the set's positions in its box
     rest = positions
     while rest:
         low = lowest_bit(rest)
         rest ^= low
         cell = units[u, bit_index(low)]
-        for j in range(n):
-            if units[box, j] == cell:
-                in_box |= bit(j)
+        if cell_units[cell, 2] != box:
+            return False
+        row = row if cell_units[cell, 0] == row else -1
+        column = column if cell_units[cell, 1] == column else -1
+        in_box |= bit(unit_pos[cell, 2])
+    line = row if row >= 0 else column
+    if line < 0:
+        return False
+    line_in_box = U0  # the line's positions inside the box
+    for j in range(units.shape[1]):
+        if cell_units[units[line, j], 2] == box:
+            line_in_box |= bit(j)
     box_spare = line_spare = U0
     rest = digits
     while rest:
         low = lowest_bit(rest)
         rest ^= low
         box_spare |= pos[bit_index(low), box] & ~in_box
-        line_spare |= pos[bit_index(low), line] & ~inside_line
+        line_spare |= pos[bit_index(low), line] & ~line_in_box
     return box_spare != U0 and line_spare != U0
 
 

@@ -60,7 +60,7 @@ def run(
     (run again the same day, it resumes). Options override the recipe's values (the backend's
     default is the recipe's).
     """
-    from pipeline.prepare import RUN, prepare_engine
+    from pipeline.prepare import RUN, WORDED, prepare_engine
     from pipeline.recipe import load_recipe, with_overrides
     from pipeline.run import run_book
 
@@ -78,7 +78,7 @@ def run(
             tls_key=tls_key,
         )
         printed = book.print.options
-        prepare_engine((*RUN, "explainer") if printed.hints or printed.worked_solutions else RUN)
+        prepare_engine((*RUN, *WORDED) if printed.hints or printed.worked_solutions else RUN)
         result = run_book(book, quiet=quiet, day=date.date() if date else None)
     counts = result.manifest["counts"]
     redone = result.manifest["chunks_redone"]

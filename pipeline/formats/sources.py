@@ -31,6 +31,8 @@ from pipeline.formats.rows import Candidate, FormatError
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 GZIP_MAGIC = b"\x1f\x8b"
+GZIP_DEFLATE = 8  # the third header byte: the only compression method RFC 1952 defines
+GZIP_RESERVED_FLAGS = 0xE0  # the fourth byte's reserved bits, zero in every gzip member
 SNIFF_BYTES = 64 * 1024  # enough for the header and a few puzzles of any size
 MAX_LINE_CHARS = 1 << 16  # a longer line is reported, not read: a 64x64 puzzle and its
 # solution take 8,192 characters
@@ -183,7 +185,7 @@ def open_source(spec: str | Path, meter: ReadMeter | None = None) -> Iterator[So
         metered.current = handle
     try:
         head, stream = _sniffed(handle)
-        compressed = head.startswith(GZIP_MAGIC)
+        compressed = _gzip_header(head)
         if compressed:
             head, stream = _sniffed(gzip.GzipFile(fileobj=stream, mode="rb"))
         yield Source(name, path, suffixes[-1] if suffixes else "", compressed, head, stream)
@@ -193,6 +195,15 @@ def open_source(spec: str | Path, meter: ReadMeter | None = None) -> Iterator[So
                 metered.done += os.fstat(handle.fileno()).st_size
                 metered.current = None
             handle.close()
+
+
+def _gzip_header(head: bytes) -> bool:
+    """Whether the source starts as gzip does: its magic, then (when the source goes on) the
+    deflate method and no reserved flag. Text whose first line merely starts with the two magic
+    bytes stays text; a gzip file cut inside its header still reads as a broken gzip."""
+    if not head.startswith(GZIP_MAGIC):
+        return False
+    return len(head) < 4 or (head[2] == GZIP_DEFLATE and not head[3] & GZIP_RESERVED_FLAGS)
 
 
 def text_lines(source: Source) -> Iterator[Line]:

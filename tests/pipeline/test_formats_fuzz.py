@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -75,6 +75,7 @@ line_strategy = st.builds(
 
 @FUZZ
 @given(lines=st.lists(line_strategy, max_size=40))
+@example(lines=[b"\x1f\x8b# a first line that starts with gzip's magic", b"\x00#"])
 def test_every_puzzle_line_becomes_exactly_one_row(tmp_path, lines):
     rows = read_bytes(tmp_path, b"\n".join(lines), fmt="lines")
     check_rows(rows)

@@ -184,7 +184,10 @@ RUNGS = (
 #: The ladder in the order a person reaches for the techniques: HoDoKu's (the solver most
 #: players learn from), for worked solutions and hints; the grade climbs ``RUNGS``. Our rungs sit
 #: at the place of HoDoKu's technique of the same scope; the WXYZ-wing, which HoDoKu finds as an
-#: ALS-XZ, sits with it, and grouped AICs with ALS nodes after the ALS rung.
+#: ALS-XZ, sits with it, and grouped AICs with ALS nodes after the ALS rung. Where HoDoKu's own
+#: exemplars show another order than its option table, the exemplars win: the empty rectangle
+#: before the 2-string kite, the turbot fish (a 3-link X-chain) with the X-chains after simple
+#: colouring, and grouped X-chains (which HoDoKu names grouped nice loops) after those loops.
 PERSON_RUNGS = (
     FULL_HOUSE,
     LOCKED_PAIR,
@@ -203,9 +206,8 @@ PERSON_RUNGS = (
     REMOTE_PAIR,
     BUG_PLUS_ONE,
     SKYSCRAPER,
-    TWO_STRING_KITE,
-    TURBOT,
     EMPTY_RECTANGLE,
+    TWO_STRING_KITE,
     W_WING,
     XY_WING,
     XYZ_WING,
@@ -217,12 +219,13 @@ PERSON_RUNGS = (
     FINNED_JELLYFISH,
     SUE_DE_COQ,
     SIMPLE_COLOURING,
+    TURBOT,
     THREE_LINKS,
     X_CHAIN,
     XY_CHAIN,
     AIC,
-    GROUPED_X_CHAIN,
     GROUPED_NICE_LOOP,
+    GROUPED_X_CHAIN,
     WXYZ_WING,
     ALS_XZ,
     GROUPED_AIC,

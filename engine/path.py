@@ -78,18 +78,28 @@ def person_path(grid: Grid, grade: Grade) -> tuple[PathStep, ...]:
 
 
 def _path_steps(steps: Sequence[Step], record: Record | None) -> tuple[PathStep, ...]:
+    """The steps as a reader wants them: a pattern that the finder met once per unit it lies
+    in (a hidden pair in a row and in its box) with the same effects is kept once."""
     recorded = record.steps[:, S_EXTRA].tolist() if record is not None else []
     details = recorded + [-1] * (len(steps) - len(recorded))
-    return tuple(
-        PathStep(
-            technique=step.technique,
-            name=display_name(step.technique, detail),
-            pass_no=step.pass_no,
-            detail=detail,
-            cells=step.cells,
-            digits=step.digits,
-            placements=step.placements,
-            eliminations=step.eliminations,
+    seen = set()
+    path = []
+    for step, detail in zip(steps, details, strict=True):
+        key = (step.pass_no, step.technique, step.cells, step.digits)
+        key += (step.placements, step.eliminations)
+        if key in seen:
+            continue
+        seen.add(key)
+        path.append(
+            PathStep(
+                technique=step.technique,
+                name=display_name(step.technique, detail),
+                pass_no=step.pass_no,
+                detail=detail,
+                cells=step.cells,
+                digits=step.digits,
+                placements=step.placements,
+                eliminations=step.eliminations,
+            )
         )
-        for step, detail in zip(steps, details, strict=True)
-    )
+    return tuple(path)

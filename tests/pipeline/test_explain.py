@@ -27,6 +27,7 @@ from tests.engine.test_hodoku_reglib import CODES, SUBSUMED
 SEED = 1717
 PLACEMENT = re.compile(r"\br(\d+)c(\d+)=(\w)")
 PUZZLE_LINE = re.compile(r"^Puzzle (\S+)$", re.M)
+UNIT = re.compile(r"Look at (row|column|box) \d+")
 #: Share of a technique's exemplars whose printed path names it.
 MIN_NAMED = 0.8
 #: Lower shares, as measured, where the person's ladder (HoDoKu's order) still takes another
@@ -195,6 +196,23 @@ def test_exemplars_name_their_technique(exemplar_outputs: dict, technique: str) 
         solution = engine.solve(PUZZLE_LINE.search(text).group(1))
         for row, col, value in placements(text):
             assert solution[(row - 1) * 9 + col - 1] == value
+        assert not repeated_steps(text)
+
+
+def repeated_steps(text: str) -> list[str]:
+    """Steps printed twice in one pass but for the unit they were seen in (a hidden pair that
+    lies in a row and a box): a reader should see each pattern once."""
+    repeated = []
+    for block in text.split("\nPass ")[1:]:
+        seen = set()
+        for line in block.splitlines()[1:]:
+            if not line.startswith("  "):
+                continue
+            pattern = UNIT.sub("Look at the unit", line)
+            if pattern in seen:
+                repeated.append(line)
+            seen.add(pattern)
+    return repeated
 
 
 def test_exemplars_name_their_technique_in_all(exemplar_outputs: dict) -> None:

@@ -187,7 +187,9 @@ RUNGS = (
 #: ALS-XZ, sits with it, and grouped AICs with ALS nodes after the ALS rung. Where HoDoKu's own
 #: exemplars show another order than its option table, the exemplars win: the empty rectangle
 #: before the 2-string kite, the turbot fish (a 3-link X-chain) with the X-chains after simple
-#: colouring, and grouped X-chains (which HoDoKu names grouped nice loops) after those loops.
+#: colouring, grouped X-chains (which HoDoKu names grouped nice loops) after those loops, and
+#: Franken fish before the ALS (its table has them after; our ALS chains and grouped AICs
+#: through ALS, wider than HoDoKu's, would take their exemplars' places).
 PERSON_RUNGS = (
     FULL_HOUSE,
     LOCKED_PAIR,
@@ -226,10 +228,10 @@ PERSON_RUNGS = (
     AIC,
     GROUPED_NICE_LOOP,
     GROUPED_X_CHAIN,
+    FRANKEN_FISH,
     WXYZ_WING,
     ALS_XZ,
     GROUPED_AIC,
-    FRANKEN_FISH,
     MUTANT_FISH,
     TRIAL_AND_ERROR,
 )

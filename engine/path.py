@@ -11,7 +11,7 @@ links, a trial's placements (-1 where a technique has none).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -74,7 +74,37 @@ def person_path(grid: Grid, grade: Grade) -> tuple[PathStep, ...]:
     open_cells = np.flatnonzero(run.values == 0)
     if open_cells.size:
         steps += (nested_trial_step(open_cells, grade.solution, run.passes + 1),)
-    return _path_steps(steps, run.record)
+    return _locked_subsets(_path_steps(steps, run.record), grid.geometry.n)
+
+
+#: HoDoKu's names for a naked pair or triple that eliminates in both its line and its box.
+LOCKED_NAMES = {"naked_pair": "Locked Pair", "naked_triple": "Locked Triple"}
+
+
+def _locked_subsets(path: tuple[PathStep, ...], n: int) -> tuple[PathStep, ...]:
+    """The path with each locked subset as one step, as HoDoKu shows it: the finder records a
+    naked set once per unit that it clears, here its line and, later in the pass, its box. The
+    merged step keeps the line's place and unit (its box is the one that holds its cells)."""
+    merged: list[PathStep] = []
+    lines: dict[tuple, int] = {}  # a naked set's line record -> its place in ``merged``
+    for step in path:
+        if step.technique not in LOCKED_NAMES:
+            merged.append(step)
+            continue
+        key = (step.pass_no, step.technique, step.cells, step.digits)
+        if step.detail < 2 * n:
+            lines[key] = len(merged)
+            merged.append(step)
+        elif key in lines:
+            at = lines.pop(key)
+            merged[at] = replace(
+                merged[at],
+                name=LOCKED_NAMES[step.technique],
+                eliminations=tuple(dict.fromkeys(merged[at].eliminations + step.eliminations)),
+            )
+        else:
+            merged.append(step)
+    return tuple(merged)
 
 
 def _path_steps(steps: Sequence[Step], record: Record | None) -> tuple[PathStep, ...]:

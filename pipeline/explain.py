@@ -19,7 +19,7 @@ from typing import Any
 import engine
 from engine.geometry import Geometry
 from engine.logic.names import NAMES
-from engine.path import PathStep, person_path, solving_path
+from engine.path import LOCKED_NAMES, PathStep, person_path, solving_path
 
 #: Version of the JSON form (``to_json``), for readers that keep it (2: the path's order and
 #: passes, which a person's path counts apart from the grade's iterations).
@@ -96,6 +96,13 @@ def reason(step: PathStep, geo: Geometry) -> str:
         return (
             f"Look at {inside}: {digits} can only go in {outside}, "
             f"so it leaves the rest of {outside}"
+        )
+    if step.name == LOCKED_NAMES.get(kind):
+        line = geo.unit_name(step.detail)
+        box = geo.unit_name(_shared_unit(step.cells, geo, box=True))
+        return (
+            f"Look at {line} and {box}: {cells} hold only {digits} between them, "
+            "so no other cell in either can"
         )
     if kind.startswith("naked_") and step.detail >= 0:
         return (

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 import engine
 from engine.logic.names import NAMES
-from engine.path import FISH_SIZES
+from engine.path import FISH_SIZES, LOCKED_NAMES
 from pipeline.app import BAD_ARGUMENTS
 from pipeline.cli import app
 from pipeline.explain import explain, first_hint, to_json
@@ -53,6 +53,8 @@ runner = CliRunner()
 def step_line(technique: str) -> re.Pattern:
     """A printed step of ``technique``: its name, with a rectangle's type or a fish's size."""
     name = re.escape(NAMES[technique])
+    if technique in LOCKED_NAMES:  # HoDoKu's locked pairs and triples are naked ones
+        name = f"({name}|{re.escape(LOCKED_NAMES[technique])})"
     if technique in ("franken_fish", "mutant_fish"):
         name = rf"(Finned )?{NAMES[technique].split()[0]} ({'|'.join(FISH_SIZES.values())})"
     return re.compile(rf"^  {name}( Type \d)?:", re.M)
@@ -222,6 +224,30 @@ def test_exemplars_name_their_technique_in_all(exemplar_outputs: dict) -> None:
         for text in texts
     ]
     assert sum(named) / len(named) >= MIN_NAMED_ALL, f"{sum(named)}/{len(named)}"
+
+
+def test_locked_subsets_are_one_step_as_hodoku_names_them(shared_data: Path) -> None:
+    """HoDoKu's locked pair and triple exemplars (codes 0110, 0111): the naked set that clears
+    its line and its box is printed once, as a Locked Pair or Triple, with both units' effects.
+    One locked-pair exemplar starts where HoDoKu's own rule finds only a locked triple."""
+    wanted = {"0110": "Locked Pair", "0111": "Locked Triple"}
+    named = []
+    with (shared_data / EXEMPLARS).open() as handle:
+        for line in handle:
+            if line.startswith("#") or not line.strip():
+                continue
+            puzzle, code = line.split("\t")[:2]
+            name = wanted.get(code.split("-")[0])
+            if name is None:
+                continue
+            steps = re.findall(rf"^  {name}: (.*)$", invoke(puzzle).output, re.M)
+            named.append(bool(steps))
+            for step in steps:
+                where, _, removed = step.partition(" => ")
+                assert re.match(r"Look at (row|column) \d+ and box \d+: ", where), step
+                removed = removed.split(", ")
+                assert len(removed) == len(set(removed)) >= 2, step
+    assert len(named) == 29 and sum(named) >= 28, named
 
 
 def test_forcing_steps_say_what_was_supposed(shared_data: Path) -> None:

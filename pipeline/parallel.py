@@ -42,6 +42,7 @@ DASK_CONNECT_TIMEOUT = "10s"  # how long to wait for a Dask scheduler before giv
 DASK_WORKER_TIMEOUT = 120  # seconds to wait for a first worker to join the scheduler
 AHEAD = 2  # tasks in flight per worker: enough to keep it busy, few enough to bound memory
 PARENT_POLL = 0.5  # seconds between a local worker's checks that its parent is alive
+HANDOVER_WAIT = 1.0  # seconds at most for loky to queue the tasks in flight before a stop
 
 #: ``check(task, result)`` raises :class:`UntrustedResult` when a worker's result is not what
 #: the task must give; it runs in this process before the result is used.
@@ -267,10 +268,15 @@ def _on_local(
     executor = get_reusable_executor(max_workers=workers)
     submit = partial(executor.submit, _in_worker, function, os.getpid())
 
-    def kill(_: list[Any]) -> None:
+    def kill(futures: list[Any]) -> None:
         """Stopped early (--strict, an error, SIGTERM): no worker goes on computing. loky fails
         the futures still out itself; cancelling them first made its manager thread die of
-        InvalidStateError before it killed the workers."""
+        InvalidStateError before it killed the workers. It must first have handed every task
+        to its call queue (a future runs from then on): a task id still in its queue at
+        shutdown kills that thread with a KeyError, and its queues' semaphores leak."""
+        deadline = time.monotonic() + HANDOVER_WAIT
+        while any(not (f.running() or f.done()) for f in futures) and time.monotonic() < deadline:
+            time.sleep(0.001)
         executor.shutdown(wait=False, kill_workers=True)
 
     yield from _windowed(submit, tasks, AHEAD * workers, check, kill)

@@ -117,27 +117,36 @@ def candidates_left(run) -> int:
     return int(sum(bin(int(m)).count("1") for m in run.candidates[run.values == 0]))
 
 
+def read_exemplars(path: Path) -> list[tuple[str, str]]:
+    """(puzzle, HoDoKu code without its variant) of each exemplar of a technique of ours: not
+    another's, nor a pattern one of ours only subsumes."""
+    exemplars = []
+    with path.open() as handle:
+        for line in handle:
+            if line.startswith("#") or not line.strip():
+                continue
+            puzzle, code = line.split("\t")[:2]
+            code = code.split("-")[0]
+            if code in CODES and code not in SUBSUMED:
+                exemplars.append((puzzle, code))
+    return exemplars
+
+
 @pytest.fixture(scope="module")
 def outcomes(shared_data: Path) -> dict[str, list[tuple[str, bool, bool]]]:
     """Per technique: (puzzle, solved without it, got further with it)."""
     space = workspace(geometry(3, 3))
     found: dict[str, list[tuple[str, bool, bool]]] = defaultdict(list)
-    with (shared_data / EXEMPLARS).open() as handle:
-        for line in handle:
-            if line.startswith("#") or not line.strip():
-                continue
-            puzzle, code = line.split("\t")[:2]
-            technique = CODES.get(code.split("-")[0])
-            if technique is None or code.split("-")[0] in SUBSUMED:
-                continue  # not ours, or a pattern one of ours only subsumes
-            after = TRIED_BEFORE.get(code.split("-")[0], technique)
-            together = next((f for f in FAMILIES.values() if technique in f), ())
-            lower = tuple(t for t in HODOKU_ORDER[: HODOKU_ORDER.index(after)] if t not in together)
-            values = parse(puzzle).values
-            without = space.run(values, techniques_mask(lower), PERSON_RUNG_ARRAY)
-            with_it = space.run(values, techniques_mask((*lower, technique)), PERSON_RUNG_ARRAY)
-            further = candidates_left(with_it) < candidates_left(without)
-            found[technique].append((puzzle, without.solved, further))
+    for puzzle, code in read_exemplars(shared_data / EXEMPLARS):
+        technique = CODES[code]
+        after = TRIED_BEFORE.get(code, technique)
+        together = next((f for f in FAMILIES.values() if technique in f), ())
+        lower = tuple(t for t in HODOKU_ORDER[: HODOKU_ORDER.index(after)] if t not in together)
+        values = parse(puzzle).values
+        without = space.run(values, techniques_mask(lower), PERSON_RUNG_ARRAY)
+        with_it = space.run(values, techniques_mask((*lower, technique)), PERSON_RUNG_ARRAY)
+        further = candidates_left(with_it) < candidates_left(without)
+        found[technique].append((puzzle, without.solved, further))
     return found
 
 

@@ -21,8 +21,8 @@ from pipeline.app import BAD_ARGUMENTS
 from pipeline.cli import app
 from pipeline.explain import explain, first_hint, to_json
 from tests.conftest import read_puzzles
-from tests.engine.test_hodoku_exemplars import EXEMPLARS
-from tests.engine.test_hodoku_reglib import CODES, SUBSUMED
+from tests.engine.test_hodoku_exemplars import EXEMPLARS, read_exemplars
+from tests.engine.test_hodoku_reglib import CODES
 
 SEED = 1717
 PLACEMENT = re.compile(r"\br(\d+)c(\d+)=(\w)")
@@ -167,21 +167,24 @@ def test_hint_is_the_first_step_beyond_singles(dug: engine.DigResult) -> None:
 
 
 @pytest.fixture(scope="module")
-def exemplar_outputs(shared_data: Path) -> dict[str, list[str]]:
-    """Per technique of ours: the text ``pipeline explain`` prints for each of its exemplars."""
-    found: dict[str, list[str]] = defaultdict(list)
-    with (shared_data / EXEMPLARS).open() as handle:
-        for line in handle:
-            if line.startswith("#") or not line.strip():
-                continue
-            puzzle, code = line.split("\t")[:2]
-            code = code.split("-")[0]
-            technique = CODES.get(code)
-            if technique is None or code in SUBSUMED or technique == "trial_and_error":
-                continue
+def exemplar_texts(shared_data: Path) -> list[tuple[str, str]]:
+    """(HoDoKu code, the text ``pipeline explain`` prints) for each exemplar of a technique of
+    ours but one-level trial."""
+    texts = []
+    for puzzle, code in read_exemplars(shared_data / EXEMPLARS):
+        if CODES[code] != "trial_and_error":
             result = invoke(puzzle)
             assert result.exit_code == 0, result.output
-            found[technique].append(result.output)
+            texts.append((code, result.output))
+    return texts
+
+
+@pytest.fixture(scope="module")
+def exemplar_outputs(exemplar_texts: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """Per technique of ours: the texts of its exemplars."""
+    found: dict[str, list[str]] = defaultdict(list)
+    for code, text in exemplar_texts:
+        found[CODES[code]].append(text)
     return found
 
 
@@ -226,27 +229,22 @@ def test_exemplars_name_their_technique_in_all(exemplar_outputs: dict) -> None:
     assert sum(named) / len(named) >= MIN_NAMED_ALL, f"{sum(named)}/{len(named)}"
 
 
-def test_locked_subsets_are_one_step_as_hodoku_names_them(shared_data: Path) -> None:
+def test_locked_subsets_are_one_step_as_hodoku_names_them(exemplar_texts: list) -> None:
     """HoDoKu's locked pair and triple exemplars (codes 0110, 0111): the naked set that clears
     its line and its box is printed once, as a Locked Pair or Triple, with both units' effects.
     One locked-pair exemplar starts where HoDoKu's own rule finds only a locked triple."""
     wanted = {"0110": "Locked Pair", "0111": "Locked Triple"}
     named = []
-    with (shared_data / EXEMPLARS).open() as handle:
-        for line in handle:
-            if line.startswith("#") or not line.strip():
-                continue
-            puzzle, code = line.split("\t")[:2]
-            name = wanted.get(code.split("-")[0])
-            if name is None:
-                continue
-            steps = re.findall(rf"^  {name}: (.*)$", invoke(puzzle).output, re.M)
-            named.append(bool(steps))
-            for step in steps:
-                where, _, removed = step.partition(" => ")
-                assert re.match(r"Look at (row|column) \d+ and box \d+: ", where), step
-                removed = removed.split(", ")
-                assert len(removed) == len(set(removed)) >= 2, step
+    for code, text in exemplar_texts:
+        if code not in wanted:
+            continue
+        steps = re.findall(rf"^  {wanted[code]}: (.*)$", text, re.M)
+        named.append(bool(steps))
+        for step in steps:
+            where, _, removed = step.partition(" => ")
+            assert re.match(r"Look at (row|column) \d+ and box \d+: ", where), step
+            removed = removed.split(", ")
+            assert len(removed) == len(set(removed)) >= 2, step
     assert len(named) == 29 and sum(named) >= 28, named
 
 

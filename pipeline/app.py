@@ -27,6 +27,8 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
+from pipeline.errors import UserError
+
 OK = 0
 SOME_ROWS_BAD = 1  # the output is complete, but some input rows were not ok
 BAD_ARGUMENTS = 2  # an argument or file the command cannot work with (as click's usage errors)
@@ -66,8 +68,9 @@ def error_line(message: str) -> str:
 
 
 class OneLineErrors(TyperGroup):
-    """The app's command group: usage errors become one ``Error:`` line and exit code 2, any
-    other exception one ``Error:`` line naming its saved traceback and exit code 3."""
+    """The app's command group: usage errors and every :class:`pipeline.errors.UserError`
+    become one ``Error:`` line and exit code 2, any other exception one ``Error:`` line naming
+    its saved traceback and exit code 3."""
 
     def main(  # type: ignore[override]
         self,
@@ -85,6 +88,9 @@ class OneLineErrors(TyperGroup):
             code = TERMINATED
         except typer.TyperException as exc:  # click's UsageError, BadParameter, FileError ...
             typer.echo(error_line(exc.format_message()), err=True)
+            code = BAD_ARGUMENTS
+        except UserError as exc:  # a recipe key, file, cell or option the user can fix
+            typer.echo(error_line(str(exc)), err=True)
             code = BAD_ARGUMENTS
         except typer.Abort:
             typer.echo(error_line("interrupted"), err=True)

@@ -18,10 +18,8 @@ that was killed holds no lock any more, so the next transaction drops its reserv
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
-import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,6 +30,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from pipeline.locks import FileLock, Locked, file_lock
 from pipeline.store import (
     CATALOG,
     CATALOG_SCHEMA,
@@ -40,7 +39,6 @@ from pipeline.store import (
     SCHEMA_VERSION,
     StoreError,
     make_folder,
-    os_lock,
     read_rows,
     write_json,
     write_table,
@@ -117,14 +115,14 @@ class Catalog:
         self.output = Path(output)
         self.root = self.output / CATALOG
         self.bookkeeping = self.output / BOOKKEEPING
-        self._held: dict[str, int] = {}  # run id -> open, locked descriptor of its reservation
+        self._held: dict[str, FileLock] = {}  # run id -> the held lock of its reservation
 
     # -- transactions -------------------------------------------------------------------------
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         make_folder(self.bookkeeping / RESERVED)
-        with os_lock(self.bookkeeping / TRANSACTION_LOCK, wait=True):
+        with file_lock(self.bookkeeping / TRANSACTION_LOCK, wait=True):
             self._drop_dead_reservations()
             yield
 
@@ -165,14 +163,14 @@ class Catalog:
             if rid in self._held:
                 continue
             try:
-                with os_lock(lock, wait=False):
+                with file_lock(lock, wait=False):
                     self._reservation(rid, ".parquet").unlink(missing_ok=True)
                     for part in self.root.glob(f"size=*/{rid}.parquet"):
                         name = part.relative_to(self.root).as_posix()
                         if listed is not None and name not in listed:
                             part.unlink()  # written by a commit that was killed half-way
                     lock.unlink()
-            except StoreError:
+            except Locked:
                 continue  # a live run holds it
         for orphan in (self.bookkeeping / RESERVED).glob("*.parquet"):  # ids without a lock file
             if not self._reservation(orphan.stem, LOCK).exists():
@@ -232,21 +230,19 @@ class Catalog:
     def _hold(self, rid: str) -> None:
         if rid in self._held:
             return
-        path = self._reservation(rid, LOCK)
-        handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        lock = FileLock(self._reservation(rid, LOCK))
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(handle)
-            raise StoreError(f"{path}: another live process reserves for run {rid}") from None
-        self._held[rid] = handle
+            lock.acquire(wait=False)
+        except Locked:
+            raise StoreError(f"{lock.path}: another live process reserves for run {rid}") from None
+        self._held[rid] = lock
 
     def _let_go(self, rid: str) -> None:
         self._reservation(rid, ".parquet").unlink(missing_ok=True)
-        handle = self._held.pop(rid, None)
-        if handle is not None:
+        lock = self._held.pop(rid, None)
+        if lock is not None:
             self._reservation(rid, LOCK).unlink(missing_ok=True)
-            os.close(handle)
+            lock.release()
 
     def release(self, rid: str) -> None:
         """Give back ``rid``'s reserved ids (a run that failed before its book was printed)."""

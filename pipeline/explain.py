@@ -20,6 +20,7 @@ import engine
 from engine.geometry import Geometry
 from engine.logic.names import NAMES
 from engine.path import LOCKED_NAMES, PathStep, person_path, solving_path
+from pipeline.errors import UserError
 
 #: Version of the JSON form (``to_json``), for readers that keep it (2: the path's order and
 #: passes, which a person's path counts apart from the grade's iterations).
@@ -183,7 +184,7 @@ def find_row(rows: Iterable[Mapping], wanted: str) -> Mapping:
     return found[0]
 
 
-class ExplainError(ValueError):
+class ExplainError(UserError):
     """The puzzle asked for cannot be found or explained."""
 
 

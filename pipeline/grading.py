@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 
 import engine
 from engine import InvalidPuzzle, MultipleSolutions, NoSolution, Tier
+from pipeline.errors import UserError
 from pipeline.formats import FormatError, InputRow, InputSize, ReadMeter, input_size, read_puzzles
 from pipeline.formats.writers import output_kind, write_tables
 from pipeline.parallel import results_in_order
@@ -74,7 +75,7 @@ class Done(NamedTuple):
     size: InputSize
 
 
-class UnusableArguments(ValueError):
+class UnusableArguments(UserError):
     """The arguments make the run impossible (missing file, bad format, box, column or output)."""
 
 

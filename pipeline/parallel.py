@@ -33,6 +33,7 @@ from joblib.externals.loky import get_reusable_executor
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from pipeline.errors import UserError
 from pipeline.recipe import ALL_CORES, ParallelSpec
 from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address
 
@@ -49,7 +50,7 @@ HANDOVER_WAIT = 1.0  # seconds at most for loky to queue the tasks in flight bef
 Check = Callable[[Any, Any], None]
 
 
-class ParallelError(ValueError):
+class ParallelError(UserError):
     """The chosen backend cannot run (e.g. no Dask scheduler at the address)."""
 
 

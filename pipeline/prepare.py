@@ -233,18 +233,21 @@ def _prepare_behind(families: list[str], lock: str, claims: str, holding: Any) -
     """The background lane of :func:`prepare_grading`: compiles ``families`` holding ``lock``
     (exclusive), which waiters take shared once it is released, at the end or at its death.
     When another command's background lane holds it, that one does the work."""
-    import fcntl
+    from pipeline.locks import FileLock, Locked
 
-    with open(lock, "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:  # another command's background lane compiles them: wait for it
-            holding.set()
-            return
+    held = FileLock(Path(lock))
+    try:
+        held.acquire(wait=False)
+    except Locked:  # another command's background lane compiles them: wait for it
+        holding.set()
+        return
+    try:
         holding.set()
         _lane([(family, None) for family in families], None)
         for family in families:
             _mark_prepared(family)
+    finally:
+        held.release()
     with suppress(FileNotFoundError):  # the command may have ended, and removed the folder
         Path(claims, DONE).touch()  # waiters helping with parts start nothing more
 
@@ -254,9 +257,8 @@ def wait_prepared(families: tuple[str, ...], lock: str, claims: str) -> None:
     compiled ``families``, helping it meanwhile: this process compiles the families' parts
     (``engine.warmup.PARTS``) that the background lane reaches last. When the background lane
     died first, what it did not compile compiles here on first use."""
-    import fcntl
-
     from engine.warmup import PARTS
+    from pipeline.locks import file_lock
 
     if not unprepared(families):
         return
@@ -264,7 +266,7 @@ def wait_prepared(families: tuple[str, ...], lock: str, claims: str) -> None:
     print(f"compiling the rest of the engine ({named}) once, here too ...", file=sys.stderr)
     start = time.perf_counter()
     _lane([(family, part) for family in families for part in PARTS.get(family, ())], claims)
-    with open(lock, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_SH)
+    with file_lock(Path(lock), wait=True, shared=True):
+        pass
     seconds = time.perf_counter() - start
     print(f"engine ready after {seconds:.1f} s more", file=sys.stderr, flush=True)

@@ -85,6 +85,7 @@ from engine.canon import check_canon_size
 from engine.dig import SYMMETRIES, ImpossibleBand, check_possible, tiers_for
 from engine.geometry import box_shape, geometry
 from engine.tiers import BAND_KEYS, TIERS, InvalidTiers, Tier, tiers_from_mapping
+from pipeline.errors import UserError
 from pipeline.render.book import LAYOUTS
 from pipeline.render.options import PrintOptionError, PrintOptions
 from pipeline.render.page import CUSTOM
@@ -149,7 +150,7 @@ RUN_ONLY_KEYS = ("source", "output")
 RUN_ONLY_PARALLEL_KEYS = ("n_jobs", "backend", "scheduler", "insecure", *TLS_KEYS)
 
 
-class RecipeError(ValueError):
+class RecipeError(UserError):
     """A recipe cannot be read or breaks the schema; the message names file, key and what fits."""
 
 

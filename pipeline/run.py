@@ -49,8 +49,10 @@ from pipeline import report, report_html
 from pipeline.about import about_text
 from pipeline.catalog import Catalog
 from pipeline.daily import with_run_seed
+from pipeline.errors import UserError
 from pipeline.formats.writers import write_tables
 from pipeline.grading import UnusableArguments
+from pipeline.locks import Locked, file_lock
 from pipeline.parallel import (
     Chunk,
     EachOf,
@@ -79,11 +81,8 @@ from pipeline.store import (
     MANIFEST_FILE,
     PUZZLE_SCHEMA,
     PUZZLES_FILE,
-    Locked,
-    StoreError,
     generator_build,
     make_folder,
-    os_lock,
     puzzle_id,
     read_metadata,
     read_rows,
@@ -106,7 +105,7 @@ BANDS_KEY = b"sudoku.bands"  # puzzles.parquet metadata: the bands used per box 
 SEED_CHUNK = DEFAULT_CHUNK_SIZE
 
 
-class PipelineError(ValueError):
+class PipelineError(UserError):
     """A run cannot go on; the message says which section, file or setting is at fault."""
 
 
@@ -296,13 +295,11 @@ def run_lock(folder: Path) -> Iterator[Path]:
     path = folder / LOCK_FILE
     with ExitStack() as held:
         try:
-            held.enter_context(os_lock(path, wait=False, note=str(os.getpid())))
+            held.enter_context(file_lock(path, wait=False, note=str(os.getpid())))
         except Locked as exc:
             raise RunLocked(
                 f"{folder} is locked by a running process (pid {exc.holder}); wait for it to finish"
             ) from None
-        except StoreError as exc:  # a folder, or a file we may not open
-            raise PipelineError(str(exc)) from None
         yield path
 
 

@@ -15,6 +15,8 @@ import ipaddress
 import re
 from typing import NamedTuple
 
+from pipeline.errors import UserError
+
 SCHEMES = ("tcp", "tls")
 MAX_PORT = 65535
 ALLOWED = "an address tls://host:port, or tcp://host:port on 127.0.0.1 / [::1] / localhost"
@@ -23,7 +25,7 @@ _ADDRESS = re.compile(
 )
 
 
-class SchedulerAddressError(ValueError):
+class SchedulerAddressError(UserError):
     """The address is malformed, or plain tcp:// to another machine without ``insecure``."""
 
 

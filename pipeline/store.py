@@ -10,18 +10,13 @@ Puzzle ids are stable and content-based: a hash of the box shape and the puzzle'
 permuted, transposed) has the same id as the original. The catalog of every id already in a
 book is :mod:`pipeline.catalog`.
 
-Locks are the OS's (``fcntl.flock`` on a file held open): the kernel drops one when its process
-dies, however it dies, so no lock is ever stale and none is deleted to take it over.
 """
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
-import os
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib.metadata import version
 from pathlib import Path
@@ -31,6 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import engine
+from pipeline.errors import UserError
 from pipeline.formats import FormatError
 from pipeline.formats.writers import atomic_path
 
@@ -108,7 +104,7 @@ CATALOG_SCHEMA = pa.schema(
 TIMESTAMP_COLUMNS = ("created",)
 
 
-class StoreError(ValueError):
+class StoreError(UserError):
     """A store file cannot be written or read; the message names the path."""
 
 
@@ -185,14 +181,6 @@ def make_folder(path: Path) -> Path:
     return path
 
 
-class Locked(StoreError):
-    """Another live process holds the lock; ``holder`` is what it wrote there (its pid)."""
-
-    def __init__(self, path: Path, holder: str) -> None:
-        self.holder = holder or "unknown"
-        super().__init__(f"{path}: held by another process (pid {self.holder})")
-
-
 @cache
 def generator_build() -> str:
     """What makes the puzzles: the package version and a hash of the engine's sources, so a chunk
@@ -202,35 +190,3 @@ def generator_build() -> str:
     for source in sorted(root.rglob("*.py")):
         digest.update(str(source.relative_to(root)).encode() + b"\0" + source.read_bytes())
     return f"{GENERATOR_VERSION}+{digest.hexdigest()[:12]}"
-
-
-@contextmanager
-def os_lock(path: Path, wait: bool, note: str = "") -> Iterator[int]:
-    """Hold an exclusive ``flock`` on ``path`` (created if missing, never deleted) for the block;
-    write ``note`` (e.g. our pid) into it once held. :class:`Locked` if another process holds it
-    and ``wait`` is false; a folder or unopenable file at ``path`` is a one-line StoreError."""
-    try:
-        handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except IsADirectoryError:
-        raise StoreError(f"{path}: is a folder, not a lock file; remove it and try again") from None
-    except OSError as exc:
-        raise StoreError(f"{path}: cannot open lock file: {exc.strerror or exc}") from None
-    try:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            raise Locked(path, _holder(handle)) from None
-        if note:
-            os.ftruncate(handle, 0)
-            os.pwrite(handle, f"{note}\n".encode(), 0)
-        yield handle
-    finally:
-        os.close(handle)  # closing drops the lock
-
-
-def _holder(handle: int) -> str:
-    """What the lock's holder wrote into it (its pid), for the message."""
-    try:
-        return os.pread(handle, 200, 0).decode(errors="replace").strip()
-    except OSError:
-        return ""

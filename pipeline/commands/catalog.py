@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from pipeline.app import SOME_ROWS_BAD, app, error_line
-from pipeline.commands.common import user_errors
 
 catalog_app = typer.Typer(context_settings={"help_option_names": ["-h", "--help"]})
 app.add_typer(catalog_app, name="catalog")
@@ -48,8 +47,7 @@ def check(output: Output = Path("output")) -> None:
     """
     from pipeline.catalog import Catalog
 
-    with user_errors():
-        problems = Catalog(output).check()
+    problems = Catalog(output).check()
     for problem in problems:
         typer.echo(problem)
     if problems:
@@ -74,8 +72,7 @@ def rebuild(output: Output = Path("output")) -> None:
     """
     from pipeline.catalog import Catalog
 
-    with user_errors():
-        done = Catalog(output).rebuild()
+    done = Catalog(output).rebuild()
     for line in done.dropped:
         typer.echo(f"dropped {line}")
     typer.echo(

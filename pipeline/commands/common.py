@@ -7,8 +7,6 @@ runs, never at the top of a command module.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -95,16 +93,13 @@ def parallel_spec(
 ) -> ParallelSpec:
     """The tasks' backend from a command's options, checked as a recipe's ``[parallel]`` is (a
     plain tcp:// scheduler on another machine is refused without ``--insecure``)."""
-    from pipeline.recipe import RecipeError, parallel_options
+    from pipeline.recipe import parallel_options
 
     ca, cert, key = tls
     options = {"n_jobs": jobs, "chunk_size": chunk_size, "backend": backend}
     options |= {"scheduler": scheduler, "insecure": insecure or None}
     options |= {"tls_ca": ca, "tls_cert": cert, "tls_key": key}
-    try:
-        return parallel_options(options)
-    except RecipeError as exc:
-        fail(str(exc))
+    return parallel_options(options)
 
 
 def output_option(what: str) -> typer.models.OptionInfo:
@@ -123,28 +118,3 @@ def refuse_overwrite(output: Path | None, *inputs: str | Path) -> None:
         read = Path(spec) / PUZZLES_FILE if Path(spec).is_dir() else Path(spec)
         if read.exists() and os.path.samefile(read, output):
             fail(f"{output}: is also an input ({spec}); write the output to another file")
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn the library's user-facing errors (each names the argument or file at fault) into one
-    ``Error: ...`` line and exit code 2."""
-    from pipeline.formats import FormatError
-    from pipeline.parallel import ParallelError
-    from pipeline.recipe import RecipeError
-    from pipeline.render import BookError, PrintOptionError
-    from pipeline.run import PipelineError
-    from pipeline.store import StoreError
-
-    try:
-        yield
-    except (
-        PipelineError,
-        StoreError,
-        RecipeError,
-        ParallelError,
-        FormatError,
-        PrintOptionError,
-        BookError,
-    ) as exc:
-        fail(str(exc))

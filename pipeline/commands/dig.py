@@ -23,7 +23,6 @@ from pipeline.commands.common import (
     output_option,
     parallel_spec,
     refuse_overwrite,
-    user_errors,
 )
 
 
@@ -58,21 +57,20 @@ def dig(
     from pipeline.run import dig_solutions
 
     refuse_overwrite(output, grids)
-    with user_errors():
-        found = read_solution_grids(grids)
-        section = SectionSpec(
-            tier,
-            found.size,
-            found.box_rows,
-            found.box_cols,
-            tier,
-            len(found.solutions),
-            symmetry,
-            minimal,
-        )
-        spec = parallel_spec(
-            jobs, chunk_size, backend, scheduler, insecure, (tls_ca, tls_cert, tls_key)
-        )
-        prepare_engine(DIG)
-        written = dig_solutions(found.solutions, section, seed, spec, output, quiet)
+    found = read_solution_grids(grids)
+    section = SectionSpec(
+        tier,
+        found.size,
+        found.box_rows,
+        found.box_cols,
+        tier,
+        len(found.solutions),
+        symmetry,
+        minimal,
+    )
+    spec = parallel_spec(
+        jobs, chunk_size, backend, scheduler, insecure, (tls_ca, tls_cert, tls_key)
+    )
+    prepare_engine(DIG)
+    written = dig_solutions(found.solutions, section, seed, spec, output, quiet)
     typer.echo(f"{written} {tier} puzzles written to {output}")

@@ -9,7 +9,6 @@ from typing import Annotated, Literal
 import typer
 
 from pipeline.app import app, fail
-from pipeline.commands.common import user_errors
 
 EXPLAIN_FORMATS = ("text", "json")
 ExplainFormat = Literal[EXPLAIN_FORMATS]  # type: ignore[valid-type]
@@ -53,37 +52,35 @@ def explain_command(
     and what it places (r3c5=7) or removes (r1c2<>4), grouped by pass. The grade printed above
     the steps is the grader's (see --order)."""
     import engine
-    from pipeline.explain import ExplainError, explain, find_row, format_text, to_json
+    from pipeline.explain import explain, find_row, format_text, to_json
     from pipeline.formats.writers import atomic_path
     from pipeline.prepare import EXPLAIN, prepare_engine
     from pipeline.store import read_rows
 
     if (puzzle is None) == (puzzle_id is None) or (puzzle_id is None) != (source is None):
         fail("give either a PUZZLE or --id ID with --from FILE")
-    # what a puzzle or an id given by the user can run into: one line, exit code 2
+    # what the engine says of a puzzle the user gave: one line, exit code 2 (as a UserError)
     unexplainable = (
-        ExplainError,
         engine.InvalidPuzzle,
         engine.NoSolution,
         engine.MultipleSolutions,
     )
-    with user_errors():
-        try:
-            if puzzle_id is not None and source is not None:
-                row = find_row(read_rows(source), puzzle_id)
-                puzzle, box = str(row["givens"]), f"{row['box_rows']}x{row['box_cols']}"
-            assert puzzle is not None
-            engine.parse(puzzle, box)  # bad text fails here, before any kernel compiles
-            prepare_engine(EXPLAIN)
-            explained = explain(puzzle, box, order)
-        except unexplainable as exc:
-            fail(str(exc))
-        if fmt == "json":
-            text = json.dumps(to_json(explained), indent=1) + "\n"
-        else:
-            text = format_text(explained)
-        if output is None:
-            typer.echo(text, nl=False)
-            return
-        with atomic_path(output) as temporary:
-            temporary.write_text(text)
+    try:
+        if puzzle_id is not None and source is not None:
+            row = find_row(read_rows(source), puzzle_id)
+            puzzle, box = str(row["givens"]), f"{row['box_rows']}x{row['box_cols']}"
+        assert puzzle is not None
+        engine.parse(puzzle, box)  # bad text fails here, before any kernel compiles
+        prepare_engine(EXPLAIN)
+        explained = explain(puzzle, box, order)
+    except unexplainable as exc:
+        fail(str(exc))
+    if fmt == "json":
+        text = json.dumps(to_json(explained), indent=1) + "\n"
+    else:
+        text = format_text(explained)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    with atomic_path(output) as temporary:
+        temporary.write_text(text)

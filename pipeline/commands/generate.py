@@ -22,7 +22,6 @@ from pipeline.commands.common import (
     TlsKey,
     output_option,
     parallel_spec,
-    user_errors,
 )
 
 
@@ -63,6 +62,5 @@ def generate(
         jobs, chunk_size, backend, scheduler, insecure, (tls_ca, tls_cert, tls_key)
     )
     prepare_engine(GENERATE)
-    with user_errors():
-        written = generate_grids(count, size, f"{rows}x{cols}", seed, spec, output, quiet)
+    written = generate_grids(count, size, f"{rows}x{cols}", seed, spec, output, quiet)
     typer.echo(f"{written} grids written to {output}")

@@ -21,7 +21,6 @@ from pipeline.commands.common import (
     output_option,
     parallel_spec,
     refuse_overwrite,
-    user_errors,
 )
 
 if TYPE_CHECKING:
@@ -91,16 +90,13 @@ def grade(
     row; with --strict the run stops at the first), 2 for unusable arguments or an output that
     cannot be written, 3 for an internal error.
     """
-    from pipeline.grading import StrictStop, UnusableArguments, format_summary, grade_files
-    from pipeline.parallel import ParallelError, progress_bar
-    from pipeline.recipe import RecipeError, load_recipe
+    from pipeline.grading import StrictStop, format_summary, grade_files
+    from pipeline.parallel import progress_bar
+    from pipeline.recipe import load_recipe
     from pipeline.report_html import grade_blocks, write_html
 
     refuse_overwrite(output, *sources)
-    try:
-        tiers = load_recipe(recipe).tiers if recipe else ()
-    except RecipeError as exc:
-        fail(str(exc))
+    tiers = load_recipe(recipe).tiers if recipe else ()
     spec = parallel_spec(jobs, None, backend, scheduler, insecure, (tls_ca, tls_cert, tls_key))
     with progress_bar(quiet) as bar:
         task = bar.add_task("rows graded", total=None, visible=False)  # shown with its total
@@ -117,16 +113,11 @@ def grade(
                 parallel=spec,
                 on_progress=lambda done: _show(bar, task, done),
             )
-        except UnusableArguments as exc:
-            fail(str(exc))
-        except StrictStop as exc:
+        except StrictStop as exc:  # not a user error: the rows so far are written, exit 1
             fail(str(exc), SOME_ROWS_BAD)
-        except ParallelError as exc:
-            fail(str(exc))
     typer.echo(format_summary(summary), nl=False)
     if html is not None:
-        with user_errors():
-            write_html(f"Grading report: {', '.join(sources)}", grade_blocks(summary), html)
+        write_html(f"Grading report: {', '.join(sources)}", grade_blocks(summary), html)
     if summary.not_ok:
         fail(f"{summary.not_ok} of {summary.rows} rows are not ok", SOME_ROWS_BAD)
 

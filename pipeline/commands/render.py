@@ -9,7 +9,7 @@ import typer
 
 from pipeline.app import app, fail
 from pipeline.commands.choices import Imposition, Layout, Trim
-from pipeline.commands.common import output_option, refuse_overwrite, user_errors
+from pipeline.commands.common import output_option, refuse_overwrite
 from pipeline.commands.stats import Source, note_skipped
 
 
@@ -64,31 +64,30 @@ def render(
     from pipeline.render.page import PERFECT, SADDLE_STITCH
 
     refuse_overwrite(output, puzzles)
-    with user_errors():
-        options = (
-            load_recipe(recipe).print.options
-            if recipe
-            else PrintOptions(
-                trim=trim,
-                bleed=bleed,
-                imposition=imposition,
-                binding=SADDLE_STITCH if imposition == SADDLE_STITCH else PERFECT,
-                shade_answers=shade_answers,
-            )
+    options = (
+        load_recipe(recipe).print.options
+        if recipe
+        else PrintOptions(
+            trim=trim,
+            bleed=bleed,
+            imposition=imposition,
+            binding=SADDLE_STITCH if imposition == SADDLE_STITCH else PERFECT,
+            shade_answers=shade_answers,
         )
-        selected = read_puzzle_rows(puzzles, tier or (), count)
-        note_skipped(selected.path, selected.skipped)
-        tiers = dict.fromkeys(str(row["tier"]) for row in selected.rows)
-        try:
-            book = book_from_rows(selected.rows, title, author, dict.fromkeys(tiers, layout))
-        except BookError as exc:
-            fail(f"{selected.path}: {exc}")
-        if options.hints or options.worked_solutions:
-            prepare_engine(EXPLAIN)  # their words come from the person's path
-        try:
-            result = render_book(book, output, options)
-        except OSError as exc:
-            fail(f"{output}: cannot write: {exc.strerror or exc}")
+    )
+    selected = read_puzzle_rows(puzzles, tier or (), count)
+    note_skipped(selected.path, selected.skipped)
+    tiers = dict.fromkeys(str(row["tier"]) for row in selected.rows)
+    try:
+        book = book_from_rows(selected.rows, title, author, dict.fromkeys(tiers, layout))
+    except BookError as exc:
+        fail(f"{selected.path}: {exc}")
+    if options.hints or options.worked_solutions:
+        prepare_engine(EXPLAIN)  # their words come from the person's path
+    try:
+        result = render_book(book, output, options)
+    except OSError as exc:
+        fail(f"{output}: cannot write: {exc.strerror or exc}")
     typer.echo(f"{result.pages} pages, {result.puzzles} puzzles written to {output}")
     if result.imposed_path:
         typer.echo(

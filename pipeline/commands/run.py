@@ -19,7 +19,6 @@ from pipeline.commands.common import (
     TlsCa,
     TlsCert,
     TlsKey,
-    user_errors,
 )
 
 
@@ -64,22 +63,21 @@ def run(
     from pipeline.recipe import load_recipe, with_overrides
     from pipeline.run import run_book
 
-    with user_errors():
-        book = with_overrides(
-            load_recipe(recipe),
-            output=output,
-            seed=seed,
-            n_jobs=jobs,
-            backend=backend,
-            scheduler=scheduler,
-            insecure=insecure or None,
-            tls_ca=tls_ca,
-            tls_cert=tls_cert,
-            tls_key=tls_key,
-        )
-        printed = book.print.options
-        prepare_engine((*RUN, *WORDED) if printed.hints or printed.worked_solutions else RUN)
-        result = run_book(book, quiet=quiet, day=date.date() if date else None)
+    book = with_overrides(
+        load_recipe(recipe),
+        output=output,
+        seed=seed,
+        n_jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        insecure=insecure or None,
+        tls_ca=tls_ca,
+        tls_cert=tls_cert,
+        tls_key=tls_key,
+    )
+    printed = book.print.options
+    prepare_engine((*RUN, *WORDED) if printed.hints or printed.worked_solutions else RUN)
+    result = run_book(book, quiet=quiet, day=date.date() if date else None)
     counts = result.manifest["counts"]
     redone = result.manifest["chunks_redone"]
     why = ", ".join(f"{number} {reason}" for reason, number in redone.items())

@@ -9,7 +9,6 @@ from typing import Annotated
 import typer
 
 from pipeline.app import SOME_ROWS_BAD, app, fail
-from pipeline.commands.common import user_errors
 
 Source = Annotated[
     Path,
@@ -33,10 +32,9 @@ def stats(source: Source) -> None:
     from pipeline.puzzle_files import read_puzzle_rows
     from pipeline.report import format_summary, summarize
 
-    with user_errors():
-        found = read_puzzle_rows(source)
-        note_skipped(found.path, found.skipped)
-        typer.echo(format_summary(summarize(found.rows)), nl=False)
+    found = read_puzzle_rows(source)
+    note_skipped(found.path, found.skipped)
+    typer.echo(format_summary(summarize(found.rows)), nl=False)
 
 
 @app.command()
@@ -49,15 +47,14 @@ def verify(source: Source) -> None:
     from pipeline.puzzle_files import read_puzzle_rows
     from pipeline.report import verify_rows
 
-    with user_errors():
-        found = read_puzzle_rows(source)
-        note_skipped(found.path, found.skipped)
-        rows = found.rows
-        missing = {"givens", "box_rows", "box_cols"} - set(rows[0] if rows else ())
-        if rows and missing:
-            fail(f"{found.path}: no column {', '.join(sorted(missing))}; is this a puzzle file?")
-        prepare_engine(VERIFY)
-        checked, problems = verify_rows(rows)
+    found = read_puzzle_rows(source)
+    note_skipped(found.path, found.skipped)
+    rows = found.rows
+    missing = {"givens", "box_rows", "box_cols"} - set(rows[0] if rows else ())
+    if rows and missing:
+        fail(f"{found.path}: no column {', '.join(sorted(missing))}; is this a puzzle file?")
+    prepare_engine(VERIFY)
+    checked, problems = verify_rows(rows)
     for problem in problems[:SHOWN_PROBLEMS]:
         typer.echo(f"row {problem.row} (id {problem.id}): {problem.problem}")
     if len(problems) > SHOWN_PROBLEMS:

@@ -11,13 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from pipeline.errors import UserError
+
 #: Blank markers accepted on input besides the engine's own ``.`` and ``0``.
 EXTRA_BLANKS = "_-*"
 #: Longest ``raw`` text kept on a row; a 64x64 puzzle and its solution still fit whole.
 RAW_LIMIT = 10_000
 
 
-class FormatError(ValueError):
+class FormatError(UserError):
     """A source cannot be read at all: missing file, unknown format, missing column, bad box."""
 
 

@@ -18,13 +18,14 @@ import numpy as np
 
 import engine
 from engine.geometry import Geometry
+from pipeline.errors import UserError
 
 LAYOUTS = (1, 2, 4, 6)  # puzzles per page a section may ask for
 SHORT_ID_LENGTH = 8  # characters of the id printed beside each puzzle
 ROW_KEYS = ("id", "givens", "solution", "box_rows", "box_cols", "tier")
 
 
-class BookError(ValueError):
+class BookError(UserError):
     """The book's content is inconsistent: the message names the puzzle, section or row."""
 
 

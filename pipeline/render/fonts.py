@@ -19,6 +19,8 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from pipeline.errors import UserError
+
 # (registered name, file) pairs; reportlab finds its own Vera files by name.
 VERA = ("Vera", "Vera.ttf")
 VERA_BOLD = ("VeraBd", "VeraBd.ttf")
@@ -27,7 +29,7 @@ DEJAVU = ("DejaVuSans", TYPEFACES / "DejaVuSans.ttf")
 DEJAVU_BOLD = ("DejaVuSans-Bold", TYPEFACES / "DejaVuSans-Bold.ttf")
 
 
-class UnsupportedText(ValueError):
+class UnsupportedText(UserError):
     """Recipe text holds a character that no embedded font can print."""
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from reportlab.lib.units import inch
 from reportlab.pdfgen.canvas import Canvas
 
+from pipeline.errors import UserError
 from pipeline.render.page import BLEED_OUTSIDE, Box
 
 PAGES_PER_SHEET = 4
@@ -26,7 +27,7 @@ MARK_WIDTH = 0.5  # pt: hairline registration marks
 FOLD_DASH = (3, 2)  # pt on, pt off
 
 
-class ImpositionError(ValueError):
+class ImpositionError(UserError):
     """The page count cannot be folded into a booklet."""
 
 

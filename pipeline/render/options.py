@@ -11,6 +11,7 @@ from typing import NoReturn
 
 from reportlab.lib.units import inch
 
+from pipeline.errors import UserError
 from pipeline.render.page import BINDINGS, CUSTOM, SADDLE_STITCH, TRIMS
 
 NO_IMPOSITION = "none"
@@ -21,7 +22,7 @@ MIN_TRIM_INCHES = 3.0
 MAX_TRIM_INCHES = 20.0
 
 
-class PrintOptionError(ValueError):
+class PrintOptionError(UserError):
     """A print option is out of range; the message names the field (``field``, ``problem``)."""
 
     def __init__(self, field: str, problem: str) -> None:

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import inch
 
+from pipeline.errors import UserError
+
 #: Trim sizes by recipe name, (width, height) in points. ``custom`` takes width and height.
 TRIMS: dict[str, tuple[float, float]] = {
     "letter": (8.5 * inch, 11 * inch),
@@ -60,7 +62,7 @@ PAGES_PER_UNIT = {PERFECT: 2, SADDLE_STITCH: 4}
 MIN_PAGES = {PERFECT: 24, SADDLE_STITCH: 4}
 
 
-class PageCountError(ValueError):
+class PageCountError(UserError):
     """The book has more pages than a binding can hold."""
 
 

@@ -19,13 +19,13 @@ import pytest
 import engine
 from engine.canon import canonical
 from pipeline.catalog import Catalog
+from pipeline.errors import UserError
 from pipeline.recipe import load_recipe, with_overrides
 from pipeline.report import verify_rows
 from pipeline.run import (
     LOCK_FILE,
     MANIFEST_FILE,
     PUZZLES_FILE,
-    PipelineError,
     RunLocked,
     run_book,
     run_folder,
@@ -223,7 +223,7 @@ def test_lock_names_a_live_holder_and_is_free_once_it_dies(tmp_path: Path) -> No
 def test_a_lock_that_is_a_folder_is_one_clear_error(tmp_path: Path) -> None:
     (tmp_path / LOCK_FILE).mkdir()
     with (
-        pytest.raises(PipelineError, match=r"\.lock: is a folder, not a lock file"),
+        pytest.raises(UserError, match=r"\.lock: is a folder, not a lock file"),
         run_lock(tmp_path),
     ):
         pass

@@ -12,11 +12,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from pipeline.parallel import Chunk
 from pipeline.prepare import RUN, prepare_engine
 from pipeline.recheck import check_dug
 from pipeline.recipe import SectionSpec
-from pipeline.run import DigJob, dig_chunk, section_tiers
+from pipeline.tasks import Chunk, DigJob, dig_chunk, section_tiers
 
 #: size, box rows, box cols, tier, minimal (16x16 easy/medium is dug non-minimal, as runs do)
 CASES = (

@@ -10,3 +10,7 @@ It stays a ``ValueError`` so that library callers catching that keep working.
 
 class UserError(ValueError):
     """Something the user can fix; the message says what and where."""
+
+
+class PipelineError(UserError):
+    """A run cannot go on; the message says which section, file or setting is at fault."""

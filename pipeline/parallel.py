@@ -26,9 +26,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import islice
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar
 
-import numpy as np
 from joblib.externals.loky import get_reusable_executor
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -56,62 +55,6 @@ class ParallelError(UserError):
 
 class UntrustedResult(ParallelError):
     """A worker returned a result that does not survive re-verification in this process."""
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """``count`` items of one section; ``index`` numbers the section's chunks from 0."""
-
-    section: int
-    index: int
-    count: int
-
-    @property
-    def name(self) -> str:
-        """File stem of the chunk's stored rows."""
-        return f"s{self.section:03d}-c{self.index:05d}"
-
-    def seed(self, run_seed: int, *extra: int) -> np.random.SeedSequence:
-        """The chunk's own seed (``extra`` spawn-key parts for items or attempts inside it)."""
-        return np.random.SeedSequence(run_seed, spawn_key=(self.section, self.index, *extra))
-
-
-@dataclass(frozen=True)
-class ChunkPlan(Sequence[Chunk]):
-    """``count`` items of a section in chunks of at most ``chunk_size``, each computed when asked
-    for: a plan of 10**15 items takes no more memory than a plan of ten."""
-
-    section: int
-    items: int  # (not ``count``: Sequence has a method of that name)
-    chunk_size: int
-    first_index: int = 0
-
-    def __len__(self) -> int:
-        return -(-self.items // self.chunk_size)
-
-    @overload
-    def __getitem__(self, k: int) -> Chunk: ...
-    @overload
-    def __getitem__(self, k: slice) -> Sequence[Chunk]: ...
-    def __getitem__(self, k: int | slice) -> Chunk | Sequence[Chunk]:
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
-        if k < 0:
-            k += len(self)
-        if not 0 <= k < len(self):
-            raise IndexError(k)
-        start = k * self.chunk_size
-        return Chunk(self.section, self.first_index + k, min(self.chunk_size, self.items - start))
-
-    def __iter__(self) -> Iterator[Chunk]:
-        return (self[k] for k in range(len(self)))
-
-
-def plan_chunks(section: int, count: int, chunk_size: int, first_index: int = 0) -> ChunkPlan:
-    """``count`` items of a section split into chunks of at most ``chunk_size``."""
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
-    return ChunkPlan(section, count, chunk_size, first_index)
 
 
 def progress_bar(quiet: bool) -> Progress:

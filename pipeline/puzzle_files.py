@@ -20,9 +20,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 import engine
-from pipeline.grading import OK
-from pipeline.run import PUZZLES_FILE
-from pipeline.store import StoreError, puzzle_id
+from pipeline.store import PUZZLES_FILE, StoreError, puzzle_id
+from pipeline.tasks import OK
 
 #: Grade output columns that become the store's columns of the same meaning.
 FROM_GRADE = {

@@ -34,8 +34,7 @@ from pipeline.parallel import UntrustedResult
 from pipeline.store import puzzle_id
 
 if TYPE_CHECKING:
-    from pipeline.grading import Task, Verdicts
-    from pipeline.run import DigJob, GridJob
+    from pipeline.tasks import DigJob, GradeTask, GridJob, Verdicts
 
 SCORE_TOLERANCE = 1e-9  # relative: the same kernels on another CPU may round the last bit
 
@@ -160,10 +159,10 @@ def check_grids(job: GridJob, rows: Sequence[Mapping[str, Any]]) -> None:
         _fail(where, f"the solution is not a complete {job.size}x{job.size} grid")
 
 
-def check_verdicts(task: Task, verdicts: Verdicts) -> None:
+def check_verdicts(task: GradeTask, verdicts: Verdicts) -> None:
     """Raise :class:`UntrustedResult` unless there is one verdict per puzzle of ``task`` and
     every ok one has a valid solution that keeps the puzzle's givens."""
-    from pipeline.grading import OK
+    from pipeline.tasks import OK
 
     puzzles = task[0]
     _count("graded chunk", verdicts.seconds, len(puzzles))

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.logic.names import NAMES
-from pipeline.grading import ITERATION_BIN, OK, STATUSES
-from pipeline.grading import Summary as GradeSummary
+from pipeline.grade import ITERATION_BIN
+from pipeline.grade import Summary as GradeSummary
 from pipeline.store import write_text
+from pipeline.tasks import OK, STATUSES
 
 SCORE_BIN = 0.5  # width of a score histogram's bars, on the SE scale
 PLOT_WIDTH = 360  # px of one small chart

@@ -1,7 +1,7 @@
 """Sections printed from puzzle files others made (``source`` in a recipe section), not dug.
 
 The file is read and graded as ``pipeline grade`` reads and grades it
-(:func:`pipeline.grading.graded_table`: any format it reads, each grid size by the run's bands),
+(:func:`pipeline.grade.graded_table`: any format it reads, each grid size by the run's bands),
 with the section's box shape, so rows of another shape are skipped as invalid. The ok puzzles of
 the section's tier are put in the section's ``order``; the run then takes them in that order,
 skipping any the catalog or this run already holds, until it has ``count``.
@@ -15,8 +15,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.grading import OK, graded_table
+from pipeline.grade import graded_table
 from pipeline.recipe import Recipe, SectionSpec
+from pipeline.tasks import OK
 
 
 def ranked_puzzles(
@@ -28,7 +29,7 @@ def ranked_puzzles(
 
     Orders: ``file`` as written; ``easiest`` / ``hardest`` by score (file order breaks ties);
     ``random`` a shuffle drawn from the run seed and the section's index (``index``).
-    Raises :class:`pipeline.grading.UnusableArguments` when the file cannot be read.
+    Raises :class:`pipeline.grade.UnusableArguments` when the file cannot be read.
     """
     assert section.source is not None and recipe.seed is not None
     table = graded_table(section.source, recipe.tiers, recipe.parallel.n_jobs, section.box)

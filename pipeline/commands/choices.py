@@ -27,7 +27,7 @@ FORMATS = ("lines", "sdk", "ss", "grid", "csv", "tsv", "parquet")  # pipeline.fo
 
 ALL_CORES = -1  # pipeline.recipe.ALL_CORES
 DEFAULT_CHUNK_SIZE = 25  # pipeline.recipe.DEFAULT_CHUNK_SIZE: grids or puzzles per task
-DEFAULT_GRADE_CHUNK = 2_000  # pipeline.grading.DEFAULT_CHUNK: rows per grading task
+DEFAULT_GRADE_CHUNK = 2_000  # pipeline.grade.DEFAULT_CHUNK: rows per grading task
 MIN_SIZE, MAX_SIZE = 4, 64  # engine.geometry.MIN_SIZE, MAX_SIZE
 MAX_SEED = 2**63 - 1  # pipeline.recipe.MAX_SEED: seeds are stored in int64 columns
 PUZZLES_FILE = "puzzles.parquet"  # pipeline.run.PUZZLES_FILE: a run folder's puzzles

@@ -51,10 +51,10 @@ def dig(
 
     The output has the same columns as a run's puzzles.parquet.
     """
+    from pipeline.dig import dig_solutions
     from pipeline.grid_files import read_solution_grids
     from pipeline.prepare import DIG, prepare_engine
     from pipeline.recipe import SectionSpec
-    from pipeline.run import dig_solutions
 
     refuse_overwrite(output, grids)
     found = read_solution_grids(grids)

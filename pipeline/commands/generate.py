@@ -50,8 +50,8 @@ def generate(
     """
     from engine.canon import check_canon_size
     from engine.geometry import box_shape
+    from pipeline.generate import generate_grids
     from pipeline.prepare import GENERATE, prepare_engine
-    from pipeline.run import generate_grids
 
     try:
         rows, cols = box_shape(size, box)

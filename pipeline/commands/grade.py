@@ -26,7 +26,7 @@ from pipeline.commands.common import (
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
-    from pipeline.grading import Done
+    from pipeline.grade import Done
 
 
 @app.command()
@@ -90,7 +90,7 @@ def grade(
     row; with --strict the run stops at the first), 2 for unusable arguments or an output that
     cannot be written, 3 for an internal error.
     """
-    from pipeline.grading import StrictStop, format_summary, grade_files
+    from pipeline.grade import StrictStop, format_summary, grade_files
     from pipeline.parallel import progress_bar
     from pipeline.recipe import load_recipe
     from pipeline.report_html import grade_blocks, write_html

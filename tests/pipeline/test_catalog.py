@@ -23,8 +23,8 @@ from pipeline.app import SOME_ROWS_BAD
 from pipeline.catalog import Catalog
 from pipeline.cli import app
 from pipeline.recipe import load_recipe
-from pipeline.run import PUZZLES_FILE, STATE_FILE, run_book, run_folder
-from pipeline.store import CATALOG, CHUNKS, read_rows
+from pipeline.run import STATE_FILE, run_book, run_folder
+from pipeline.store import CATALOG, CHUNKS, PUZZLES_FILE, read_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 PIPELINE = str(Path(sys.executable).parent / "pipeline")

@@ -40,7 +40,7 @@ HEAVY = (
     "rich",
     "engine",
     "pipeline.run",
-    "pipeline.grading",
+    "pipeline.grade",
     "pipeline.render",
     "pipeline.store",
     "pipeline.formats",
@@ -132,7 +132,7 @@ def test_flags_show_no_value_and_choices_are_listed() -> None:
 
 def test_choices_match_the_modules_that_own_them() -> None:
     import engine
-    import pipeline.grading
+    import pipeline.grade
     import pipeline.recipe
     import pipeline.run
     from engine.dig import SYMMETRIES
@@ -152,7 +152,7 @@ def test_choices_match_the_modules_that_own_them() -> None:
     assert choices.MAX_SEED == pipeline.recipe.MAX_SEED
     assert choices.PUZZLES_FILE == pipeline.run.PUZZLES_FILE
     assert choices.DEFAULT_CHUNK_SIZE == pipeline.recipe.DEFAULT_CHUNK_SIZE
-    assert choices.DEFAULT_GRADE_CHUNK == pipeline.grading.DEFAULT_CHUNK
+    assert choices.DEFAULT_GRADE_CHUNK == pipeline.grade.DEFAULT_CHUNK
 
 
 def test_help_imports_nothing_heavy() -> None:

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.recipe import load_recipe
-from pipeline.run import LOCK_FILE, PUZZLES_FILE, run_folder
-from pipeline.store import PUZZLE_SCHEMA, read_rows, write_table
+from pipeline.run import LOCK_FILE, run_folder
+from pipeline.store import PUZZLE_SCHEMA, PUZZLES_FILE, read_rows, write_table
 from tests.pipeline.test_run import HOLD_LOCK, small_recipe
 
 runner = CliRunner()

@@ -14,8 +14,8 @@ from pipeline.app import BAD_ARGUMENTS
 from pipeline.cli import app
 from pipeline.daily import daily_seed, today, with_run_seed
 from pipeline.recipe import RecipeError, load_recipe, with_overrides
-from pipeline.run import MANIFEST_FILE, PUZZLES_FILE, run_folder
-from pipeline.store import read_rows
+from pipeline.run import run_folder
+from pipeline.store import MANIFEST_FILE, PUZZLES_FILE, read_rows
 from tests.pipeline.test_run import content
 
 runner = CliRunner()

@@ -26,7 +26,8 @@ from pipeline.cli import app
 from pipeline.parallel import ParallelError, UntrustedResult, results_in_order, run_tasks
 from pipeline.recheck import check_dug
 from pipeline.recipe import ParallelSpec, RecipeError, SectionSpec, load_recipe, with_overrides
-from pipeline.run import DigJob, dig_chunk, plan_chunks, run_book, section_tiers
+from pipeline.run import run_book
+from pipeline.tasks import DigJob, dig_chunk, plan_chunks, section_tiers
 from tests.conftest import read_puzzles
 from tests.pipeline import worker_tasks
 from tests.pipeline.test_run import content, small_recipe

@@ -17,15 +17,8 @@ from typer.testing import CliRunner
 import pipeline.commands.grade  # noqa: F401  (registers the command)
 from engine import SYMBOLS
 from pipeline.app import app
-from pipeline.grading import (
-    INVALID,
-    MULTIPLE,
-    NO_SOLUTION,
-    OK,
-    SHOWN_PROBLEMS,
-    STATUSES,
-    TOP_PUZZLES,
-)
+from pipeline.grade import SHOWN_PROBLEMS, TOP_PUZZLES
+from pipeline.tasks import INVALID, MULTIPLE, NO_SOLUTION, OK, STATUSES
 
 runner = CliRunner()
 PROJECT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ import pipeline.commands.grade  # noqa: F401  (registers the command)
 from pipeline.app import app
 from pipeline.formats import read_puzzles
 from pipeline.formats.sources import MAX_LINE_CHARS
-from pipeline.grading import OK, STATUSES
+from pipeline.tasks import OK, STATUSES
 from tests.pipeline.test_grade_command import CLASH, MULTI, NO_SOL, SOLUTION, UNIQUE
 
 runner = CliRunner()

@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-import pipeline.grading
+import pipeline.grade
 from pipeline.app import INTERNAL_ERROR, TRACEBACK_PREFIX
 from pipeline.cli import app
 from pipeline.formats import FormatError, read_puzzles
@@ -193,7 +193,7 @@ def test_an_internal_error_exits_3_and_saves_its_traceback(tmp_path: Path, monke
     def broken(*args, **kwargs):
         raise RuntimeError("the grader broke")
 
-    monkeypatch.setattr(pipeline.grading, "grade_files", broken)
+    monkeypatch.setattr(pipeline.grade, "grade_files", broken)
     source = tmp_path / "p.txt"
     source.write_text(UNIQUE + "\n")
     code, stderr = invoke("grade", source, "-q")

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pipeline.dig import dig_solutions
+from pipeline.generate import generate_grids
 from pipeline.parallel import (
     AHEAD,
     WORKER_START,
-    Chunk,
     UntrustedResult,
     local_workers,
-    plan_chunks,
     pool_pays,
     progress_bar,
     results_in_order,
@@ -27,16 +27,16 @@ from pipeline.parallel import (
 )
 from pipeline.recheck import check_dug
 from pipeline.recipe import ALL_CORES, ParallelSpec, SectionSpec
-from pipeline.run import (
+from pipeline.store import read_rows
+from pipeline.tasks import (
     SEED_CHUNK,
+    Chunk,
     DigJob,
     GridJob,
-    dig_solutions,
-    generate_grids,
     grid_chunk,
+    plan_chunks,
     section_tiers,
 )
-from pipeline.store import read_rows
 from tests.pipeline import worker_tasks
 
 TIMESTAMPS = ("created",)

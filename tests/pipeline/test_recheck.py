@@ -7,11 +7,19 @@ from collections.abc import Callable
 
 import pytest
 
-from pipeline.grading import Task, grade_chunk
-from pipeline.parallel import Chunk, UntrustedResult
+from pipeline.parallel import UntrustedResult
 from pipeline.recheck import check_dug, check_grids, check_verdicts
 from pipeline.recipe import SectionSpec
-from pipeline.run import DigJob, GridJob, dig_chunk, grid_chunk, section_tiers
+from pipeline.tasks import (
+    Chunk,
+    DigJob,
+    GradeTask,
+    GridJob,
+    dig_chunk,
+    grade_chunk,
+    grid_chunk,
+    section_tiers,
+)
 
 NINE = SectionSpec("Classic", 9, 3, 3, "easy", 3)
 HARD = SectionSpec("Classic", 9, 3, 3, "hard", 3)
@@ -88,9 +96,13 @@ def test_a_graded_row_must_keep_its_givens(shared_data) -> None:
     from tests.conftest import read_puzzles
 
     puzzles = read_puzzles(shared_data / "17_clue.txt")[:3]
-    task: Task = ([(p, (3, 3)) for p in puzzles], (), None)
+    task: GradeTask = ([(p, (3, 3)) for p in puzzles], (), None)
     verdicts = grade_chunk(task)
     check_verdicts(task, verdicts)
-    other: Task = ([(puzzles[1], (3, 3)), (puzzles[0], (3, 3)), (puzzles[2], (3, 3))], (), None)
+    other: GradeTask = (
+        [(puzzles[1], (3, 3)), (puzzles[0], (3, 3)), (puzzles[2], (3, 3))],
+        (),
+        None,
+    )
     with pytest.raises(UntrustedResult, match="givens disagree with the recorded solution"):
         check_verdicts(other, verdicts)  # the verdicts of other puzzles

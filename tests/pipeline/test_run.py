@@ -22,16 +22,8 @@ from pipeline.catalog import Catalog
 from pipeline.errors import UserError
 from pipeline.recipe import load_recipe, with_overrides
 from pipeline.report import verify_rows
-from pipeline.run import (
-    LOCK_FILE,
-    MANIFEST_FILE,
-    PUZZLES_FILE,
-    RunLocked,
-    run_book,
-    run_folder,
-    run_lock,
-)
-from pipeline.store import CHUNKS, puzzle_id, read_metadata, read_rows
+from pipeline.run import LOCK_FILE, RunLocked, run_book, run_folder, run_lock
+from pipeline.store import CHUNKS, MANIFEST_FILE, PUZZLES_FILE, puzzle_id, read_metadata, read_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMESTAMPS = ("created",)

@@ -14,8 +14,7 @@ from typer.testing import CliRunner
 import engine
 from pipeline.app import BAD_ARGUMENTS
 from pipeline.cli import app
-from pipeline.run import MANIFEST_FILE, PUZZLES_FILE
-from pipeline.store import read_rows
+from pipeline.store import MANIFEST_FILE, PUZZLES_FILE, read_rows
 from tests.conftest import read_puzzles
 
 runner = CliRunner()

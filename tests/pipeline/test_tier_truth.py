@@ -18,8 +18,7 @@ from pipeline.about import section_paragraph
 from pipeline.cli import app
 from pipeline.recipe import bands_for, bands_table, load_recipe
 from pipeline.report import format_summary, summarize
-from pipeline.run import MANIFEST_FILE, PUZZLES_FILE
-from pipeline.store import read_metadata, read_rows
+from pipeline.store import MANIFEST_FILE, PUZZLES_FILE, read_metadata, read_rows
 
 runner = CliRunner()
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"

@@ -7,7 +7,7 @@ import os
 import time
 from typing import Any
 
-from pipeline.run import DigJob, dig_chunk
+from pipeline.tasks import DigJob, dig_chunk
 
 
 def forged_solution(job: DigJob) -> list[dict[str, Any]]:

@@ -1,9 +1,9 @@
-"""``grade_files``: grade puzzle files that others made, every input row accounted for.
+"""The grade stage: puzzle files that others made, graded, every input row accounted for.
 
 Flow: :func:`pipeline.formats.read_puzzles` streams chunks of rows; the well-formed puzzles of a
 chunk go to a worker (local processes or a Dask cluster: :mod:`pipeline.parallel`), which
-grades them with one ``engine.grade_many`` call per grid size (uniqueness comes with the grade:
-logic proves it, or the engine counts) and sends back Arrow columns, checked here
+grades them (:func:`pipeline.tasks.grade_chunk`: one ``engine.grade_many`` call per grid size;
+uniqueness comes with the grade) and sends back Arrow columns, checked here
 (:func:`pipeline.recheck.check_verdicts`); results come back in input order, so the output does
 not depend on the worker count or backend; each chunk is joined with its input rows into an
 Arrow table, written as it arrives and folded into a :class:`Summary` of bounded size, so
@@ -26,45 +26,21 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 import engine
-from engine import InvalidPuzzle, MultipleSolutions, NoSolution, Tier
+from engine import Tier
 from pipeline.errors import UserError
 from pipeline.formats import FormatError, InputRow, InputSize, ReadMeter, input_size, read_puzzles
 from pipeline.formats.writers import output_kind, write_tables
 from pipeline.parallel import results_in_order
 from pipeline.prepare import GRADE, prepare_engine, prepare_grading
 from pipeline.recheck import check_verdicts
-from pipeline.recipe import ALL_CORES, JOBS_ALLOWED, ParallelSpec, bands_for, usable_jobs
+from pipeline.recipe import ALL_CORES, JOBS_ALLOWED, ParallelSpec, usable_jobs
+from pipeline.tasks import GRADED_SCHEMA, INVALID, OK, STATUSES, GradeTask, Verdicts, grade_chunk
 
-OK, INVALID, NO_SOLUTION, MULTIPLE = "ok", "invalid", "no_solution", "multiple_solutions"
-STATUSES = (OK, INVALID, NO_SOLUTION, MULTIPLE)
 DEFAULT_CHUNK = 2_000  # puzzles per worker task: ~0.15 s of grading, far above pickling costs
 TOP_PUZZLES = 5  # hardest and slowest puzzles listed in the summary
 SHOWN_PROBLEMS = 10  # non-ok rows listed in the summary before "... and N more"
 ITERATION_BIN = 10  # width of the iteration histogram's bins
 NO_TIER = "(none)"  # tier label of graded puzzles that no band admits
-
-#: The output columns. ``raw`` (the text as read) is kept only for invalid rows, whose puzzle
-#: could not be normalised; the grade columns are null except for ok rows.
-SCHEMA = pa.schema(
-    [
-        ("source", pa.string()),
-        ("line", pa.int64()),
-        ("puzzle", pa.string()),
-        ("raw", pa.string()),
-        ("status", pa.string()),
-        ("reason", pa.string()),
-        ("size", pa.int64()),
-        ("box_rows", pa.int64()),
-        ("box_cols", pa.int64()),
-        ("score", pa.float64()),
-        ("tier", pa.string()),
-        ("iterations", pa.int64()),
-        ("hardest", pa.string()),
-        ("techniques", pa.map_(pa.string(), pa.int64())),
-        ("clues", pa.int64()),
-        ("solution", pa.string()),
-    ]
-)
 
 
 class Done(NamedTuple):
@@ -81,116 +57,6 @@ class UnusableArguments(UserError):
 
 class StrictStop(ValueError):
     """``strict`` was asked for and a row is not ok; the message names its source and line."""
-
-
-#: Reasons of the rows the engine finds no single solution for.
-NO_SOLUTION_REASON = "the puzzle has no solution"
-MULTIPLE_REASON = "the puzzle has more than one solution"
-#: The grade columns a worker fills for the well-formed puzzles of a chunk (SCHEMA's order).
-VERDICT_COLUMNS = (
-    "status",
-    "reason",
-    "score",
-    "tier",
-    "iterations",
-    "hardest",
-    "techniques",
-    "clues",
-    "solution",
-)
-VERDICT_SCHEMA = pa.schema([SCHEMA.field(name) for name in VERDICT_COLUMNS])
-#: What a worker receives: a chunk's well-formed ``(puzzle, box)`` pairs, a recipe's own tier
-#: bands (each grid size adds its defaults, :func:`pipeline.recipe.bands_for`), and on a machine
-#: still compiling the engine what to call before a row needs more than the core rungs
-#: (:func:`pipeline.prepare.prepare_grading`).
-Task = tuple[list[tuple[str, tuple[int, int]]], tuple[Tier, ...], Callable[[], None] | None]
-
-
-class Verdicts(NamedTuple):
-    """What a worker found for a chunk's well-formed puzzles, in their order: the grade columns
-    (VERDICT_COLUMNS) and each puzzle's grading time in seconds."""
-
-    columns: pa.Table
-    seconds: np.ndarray
-
-
-def grade_chunk(task: Task) -> Verdicts:
-    """Verdicts for a chunk of well-formed ``(puzzle, box)`` pairs, in their order.
-
-    One ``engine.grade_many`` call per grid size, with that size's bands as a run uses them:
-    logic proves most puzzles unique on its own, and the engine counts solutions only where it
-    must.
-    """
-    puzzles, own, before_full_ladder = task
-    by_box: dict[tuple[int, int], list[int]] = {}
-    for index, (_, box) in enumerate(puzzles):
-        by_box.setdefault(box, []).append(index)
-    parts = [
-        _verdicts(
-            engine.grade_many(
-                [puzzles[i][0] for i in indices], bands_for(own, *box), box, before_full_ladder
-            )
-        )
-        for box, indices in by_box.items()
-    ]
-    if len(parts) == 1:
-        return parts[0]
-    if not parts:
-        return Verdicts(VERDICT_SCHEMA.empty_table(), np.zeros(0))
-    columns = pa.concat_tables([part.columns for part in parts])
-    seconds = np.concatenate([part.seconds for part in parts])
-    where = np.argsort(np.concatenate([np.array(i, dtype=np.int64) for i in by_box.values()]))
-    return Verdicts(columns.take(where), seconds[where])  # back to input order
-
-
-def _verdicts(table: engine.GradeTable) -> Verdicts:
-    """The grade columns of one batch, built column by column (no per-row Python objects)."""
-    ok = np.array([error is None for error in table.errors], dtype=bool)
-    bad = pa.array(~ok)
-    hardest = table.hardest
-    symbols = np.frombuffer(("." + engine.SYMBOLS).encode(), dtype=np.uint8)
-    ncells = table.geometry.ncells
-    text = symbols[table.solutions].tobytes()
-    offsets = np.arange(len(table) + 1, dtype=np.int32) * ncells
-    solution = pa.Array.from_buffers(
-        pa.string(), len(table), [None, pa.py_buffer(offsets), pa.py_buffer(text)]
-    )
-    rows, techniques = np.nonzero(table.steps)
-    map_offsets = np.zeros(len(table) + 1, dtype=np.int32)
-    np.cumsum(np.count_nonzero(table.steps, axis=1), out=map_offsets[1:])
-    columns = {
-        "status": pa.array([OK if e is None else _STATUS_OF[type(e)] for e in table.errors]),
-        "reason": pa.array([_reason(e) for e in table.errors], pa.string()),
-        "score": pa.array(table.score, mask=~ok),
-        "tier": pa.array(table.tiers, pa.string()),
-        "iterations": pa.array(table.iterations, mask=~ok),
-        "hardest": pa.DictionaryArray.from_arrays(
-            pa.array(hardest, mask=(hardest < 0) | ~ok), _TECHNIQUE_NAMES
-        ).cast(pa.string()),
-        "techniques": pa.MapArray.from_arrays(
-            pa.array(map_offsets),
-            _TECHNIQUE_NAMES.take(pa.array(techniques)),
-            pa.array(table.steps[rows, techniques]),
-            mask=bad,
-        ),
-        "clues": pa.array(table.clues, mask=~ok),
-        "solution": pc.if_else(bad, pa.scalar(None, pa.string()), solution),
-    }
-    return Verdicts(pa.table(columns, VERDICT_SCHEMA), table.seconds)
-
-
-_STATUS_OF = {NoSolution: NO_SOLUTION, MultipleSolutions: MULTIPLE, InvalidPuzzle: INVALID}
-_TECHNIQUE_NAMES = pa.array(engine.TECHNIQUES)
-
-
-def _reason(error: ValueError | None) -> str | None:
-    if error is None:
-        return None
-    if isinstance(error, NoSolution):
-        return NO_SOLUTION_REASON
-    if isinstance(error, MultipleSolutions):
-        return MULTIPLE_REASON
-    return str(error)
 
 
 @dataclass
@@ -332,8 +198,11 @@ def _output_table(chunk: list[InputRow], verdicts: Verdicts) -> pa.Table:
         "box_cols": pa.array([row.box[1] if row.box else None for row in chunk], pa.int64()),
     }
     return pa.table(
-        {name: inputs[name] if name in inputs else columns.column(name) for name in SCHEMA.names},
-        SCHEMA,
+        {
+            name: inputs[name] if name in inputs else columns.column(name)
+            for name in GRADED_SCHEMA.names
+        },
+        GRADED_SCHEMA,
     )
 
 
@@ -359,7 +228,7 @@ def _result_tables(
     # chunks sent out, waiting for their verdicts, with the bytes read up to each
     pending: deque[tuple[list[InputRow], int]] = deque()
 
-    def tasks() -> Iterator[Task]:
+    def tasks() -> Iterator[GradeTask]:
         for chunk in chunks:
             pending.append((chunk, meter.bytes_read))
             yield [(row.puzzle, row.box) for row in chunk if row.ok], *settings  # type: ignore[misc]
@@ -436,7 +305,7 @@ def grade_files(
         if output is None:
             deque(tables, maxlen=0)  # grade for the summary alone
         else:
-            write_tables(tables, output, SCHEMA)
+            write_tables(tables, output, GRADED_SCHEMA)
     except FormatError as exc:  # the output cannot be written, or a pipe's --column is wrong
         raise UnusableArguments(str(exc)) from None
     return summary
@@ -445,8 +314,9 @@ def grade_files(
 def graded_table(
     source: Path, tiers: Sequence[Tier] = (), n_jobs: int = ALL_CORES, box: str | None = None
 ) -> pa.Table:
-    """Every puzzle-like row of one file graded (:data:`SCHEMA`), each grid size by its bands as
-    in :func:`grade_files`: what a recipe section that prints others' puzzles selects from."""
+    """Every puzzle-like row of one file graded (:data:`pipeline.tasks.GRADED_SCHEMA`), each grid
+    size by its bands as in :func:`grade_files`: what a recipe section that prints others'
+    puzzles selects from."""
     try:
         chunks = read_puzzles([source], box=box)
     except FormatError as exc:
@@ -455,4 +325,4 @@ def graded_table(
     tables = _result_tables(
         chunks, (tuple(tiers), _prepare(spec)), spec, False, Summary(), ReadMeter(), lambda *_: None
     )
-    return pa.concat_tables([SCHEMA.empty_table(), *tables])
+    return pa.concat_tables([GRADED_SCHEMA.empty_table(), *tables])

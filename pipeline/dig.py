@@ -16,12 +16,20 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.formats.writers import write_tables
-from pipeline.parallel import EachOf, check_each, in_batches, results_in_order, run_tasks
+from pipeline.parallel import (
+    EachOf,
+    UntrustedResult,
+    check_each,
+    in_batches,
+    results_in_order,
+    run_tasks,
+)
 from pipeline.recheck import check_dug
 from pipeline.recipe import ParallelSpec, Recipe, SectionSpec
 from pipeline.store import (
     CHUNKS,
     PUZZLE_SCHEMA,
+    StoreError,
     generator_build,
     make_folder,
     read_metadata,
@@ -40,16 +48,20 @@ from pipeline.tasks import (
 
 #: What a chunk records of how it was made; it is reused only if all of them match.
 PROVENANCE = ("section", "chunk", "seed", "recipe_hash", "generator")
+CONTENT_REJECTED = "rows do not re-verify"
 
 
 class ChunkStore:
     """A run's finished chunks on disk: written as each one arrives with its provenance in the
-    Parquet metadata, read back on resume only if that provenance is this run's."""
+    Parquet metadata, reused on resume only if that provenance is this run's and every row
+    re-verifies as a worker's would (:func:`pipeline.recheck.check_dug`): a chunk edited,
+    truncated or written by another run is dug again, never printed."""
 
     def __init__(self, folder: Path, seed: int, recipe: str) -> None:
         self.folder = make_folder(folder / CHUNKS)
         self.seed, self.recipe = seed, recipe
-        self.redone: Counter[str] = Counter()  # chunks on disk made again, by reason
+        self.redone: Counter[str] = Counter()  # chunks on disk made again, by kind of reason
+        self.rejected: dict[str, str] = {}  # chunk file -> why it was dug again (content)
 
     def path(self, chunk: Chunk) -> Path:
         return self.folder / f"{chunk.name}.parquet"
@@ -70,18 +82,37 @@ class ChunkStore:
                 return f"{key} differs" if key in recorded else f"no {key} recorded"
         return None
 
-    def load(self, chunks: Sequence[Chunk]) -> dict[Chunk, list[dict[str, Any]]]:
-        """Rows of the chunks already stored by this run (a resumed run skips them); a stored
-        chunk of another section, seed, recipe or generator is counted in :attr:`redone`."""
+    def verified_rows(self, job: DigJob) -> list[dict[str, Any]] | None:
+        """The stored chunk's rows if each re-verifies for ``job``; else None, with the reason
+        in :attr:`rejected`."""
+        try:
+            rows = read_rows(self.path(job.chunk))
+            check_dug(job, rows)
+        except (StoreError, UntrustedResult) as exc:
+            self.rejected[self.path(job.chunk).name] = str(exc)
+            return None
+        except (KeyError, TypeError) as exc:  # a column missing, or of another type
+            self.rejected[self.path(job.chunk).name] = f"not a chunk's columns ({exc!r})"
+            return None
+        return rows
+
+    def load(self, jobs: Sequence[DigJob]) -> dict[Chunk, list[dict[str, Any]]]:
+        """Rows of the jobs' chunks already stored by this run (a resumed run skips them); a
+        stored chunk of another section, seed, recipe or generator, or one whose rows do not
+        re-verify, is counted in :attr:`redone` and dug again."""
         done = {}
-        for chunk in chunks:
-            if not self.path(chunk).exists():
+        for job in jobs:
+            if not self.path(job.chunk).exists():
                 continue
-            reason = self.mismatch(chunk)
-            if reason is None:
-                done[chunk] = read_rows(self.path(chunk))
-            else:
+            reason = self.mismatch(job.chunk)
+            if reason is not None:
                 self.redone[reason] += 1
+                continue
+            rows = self.verified_rows(job)
+            if rows is None:
+                self.redone[CONTENT_REJECTED] += 1
+            else:
+                done[job.chunk] = rows
         return done
 
     def save(self, chunk: Chunk, rows: list[dict[str, Any]]) -> None:
@@ -96,7 +127,7 @@ def make_chunks(
     quiet: bool,
 ) -> tuple[dict[Chunk, list[dict[str, Any]]], int]:
     """Rows of every job's chunk, from disk or dug now; also how many were read back."""
-    done = store.load([job.chunk for job in jobs])
+    done = store.load(jobs)
     todo = [job for job in jobs if job.chunk not in done]
 
     def finished(job: DigJob, rows: list[dict[str, Any]]) -> None:

@@ -248,7 +248,12 @@ def _windowed(
             result = future.result()
             pending.popleft()
             if check is not None:
-                check(task, result)
+                try:
+                    check(task, result)
+                except UntrustedResult as exc:
+                    raise UntrustedResult(
+                        f"{exc}; a worker returned a result that does not re-verify"
+                    ) from None
             pending.extend((following, submit(following)) for following in islice(tasks, 1))
             yield task, result
     finally:

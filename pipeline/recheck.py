@@ -3,8 +3,8 @@
 A worker on a Dask cluster is another machine: a bug, a stale install or a hostile operator
 there must not put a wrong puzzle into a book. So every row a worker returns is checked here
 with the engine's public API (:func:`pipeline.parallel.results_in_order` calls these as its
-``check``); a row that fails raises :class:`pipeline.parallel.UntrustedResult` naming the chunk,
-the item and the field.
+``check``, and a resumed run before it reuses a stored chunk); a row that fails raises
+:class:`pipeline.parallel.UntrustedResult` naming the chunk, the item and the field.
 
 - dug puzzles (:func:`check_dug`): provenance and shape are the task's; the givens agree with
   the recorded solution; the puzzle has exactly one solution and it is the recorded one; the
@@ -40,7 +40,7 @@ SCORE_TOLERANCE = 1e-9  # relative: the same kernels on another CPU may round th
 
 
 def _fail(where: str, what: str) -> None:
-    raise UntrustedResult(f"{where}: {what}; a worker returned a row that does not re-verify")
+    raise UntrustedResult(f"{where}: {what}")
 
 
 def _expect(where: str, row: Mapping[str, Any], expected: Mapping[str, Any]) -> None:

@@ -29,7 +29,7 @@ import platform
 import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from importlib.metadata import version
@@ -42,7 +42,8 @@ from pipeline.catalog import Catalog
 from pipeline.daily import with_run_seed
 from pipeline.dedupe import choose_and_reserve
 from pipeline.dig import ChunkStore
-from pipeline.errors import PipelineError
+from pipeline.errors import PipelineError, UserError
+from pipeline.formats.writers import remove_partial_files
 from pipeline.locks import FileLock, Locked
 from pipeline.recipe import (
     Recipe,
@@ -51,6 +52,7 @@ from pipeline.recipe import (
 )
 from pipeline.render import Book, PrintOptions, Section, puzzle_from_row, render_book
 from pipeline.store import (
+    CHUNKS,
     MANIFEST_FILE,
     PUZZLE_SCHEMA,
     PUZZLES_FILE,
@@ -118,10 +120,32 @@ def run_lock(folder: Path) -> Iterator[Path]:
         lock.release()
 
 
-def write_state(folder: Path, stage: str) -> None:
-    """Say which stage the run is in (``state.json``)."""
+def write_state(folder: Path, stage: str, **details: str) -> None:
+    """Say which stage the run is in, or how it ended (``state.json``)."""
     state = {"stage": stage, "pid": os.getpid(), "since": datetime.now(UTC).isoformat()}
-    write_json(state, folder / STATE_FILE)
+    write_json(state | details, folder / STATE_FILE)
+
+
+def ending(exc: BaseException) -> dict[str, str]:
+    """How a run that raised ``exc`` ended, for ``state.json``: ``interrupted`` (Ctrl-C),
+    ``terminated`` (SIGTERM, which the CLI turns into a ``SystemExit``) or ``failed``."""
+    if isinstance(exc, KeyboardInterrupt):
+        return {"stage": "interrupted"}
+    if isinstance(exc, SystemExit):
+        return {"stage": "terminated"}
+    return {"stage": "failed", "error": f"{type(exc).__name__}: {exc}"}
+
+
+@contextmanager
+def recording_the_end(folder: Path) -> Iterator[None]:
+    """Record in ``state.json`` how the block ended when it raised (best effort: a full disk may
+    be why it raised), then let the exception go on."""
+    try:
+        yield
+    except BaseException as exc:
+        with suppress(UserError, OSError):
+            write_state(folder, **ending(exc))
+        raise
 
 
 def build_book(recipe: Recipe, sections: Sequence[Sequence[Mapping[str, Any]]]) -> Book:
@@ -183,8 +207,9 @@ def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> Run
     rid = run_id(recipe)
     folder = make_folder(run_folder(recipe))
     timings: dict[str, float] = {}
-    with run_lock(folder):
+    with run_lock(folder), recording_the_end(folder):
         start = time.perf_counter()
+        remove_partial_files(folder, folder / CHUNKS)  # left by a killed run: ours now
         write_state(folder, "dig")
         catalog = Catalog(recipe.output)
         store = ChunkStore(folder, recipe.seed, recipe_hash(recipe))
@@ -231,6 +256,7 @@ def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> Run
                 **counts,
             },
             "chunks_redone": dict(sorted(store.redone.items())),  # stored chunks not this run's
+            "chunks_rejected": dict(sorted(store.rejected.items())),  # and why (their rows)
             "pdf": pdf,
             "timings_seconds": {k: round(v, 3) for k, v in timings.items()},
             "finished": datetime.now(UTC).isoformat(),

@@ -173,7 +173,10 @@ def write_text(text: str, path: Path) -> None:
 
 
 def make_folder(path: Path) -> Path:
-    """Create a folder (and parents); a permission or disk error names it."""
+    """Create a folder (and parents); a permission or disk error names it, and so does a
+    symbolic link in its place (files written there would land where the link points)."""
+    if path.is_symlink():
+        raise StoreError(f"{path}: is a symbolic link, not a folder; remove it and try again")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

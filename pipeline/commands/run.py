@@ -78,6 +78,8 @@ def run(
     printed = book.print.options
     prepare_engine((*RUN, *WORDED) if printed.hints or printed.worked_solutions else RUN)
     result = run_book(book, quiet=quiet, day=date.date() if date else None)
+    for name, reason in result.manifest["chunks_rejected"].items():
+        typer.echo(f"note: chunks/{name} was dug again: {reason}", err=True)
     counts = result.manifest["counts"]
     redone = result.manifest["chunks_redone"]
     why = ", ".join(f"{number} {reason}" for reason, number in redone.items())

@@ -58,18 +58,38 @@ def output_kind(path: Path) -> str:
     return kind
 
 
+PART_SUFFIX = ".part"
+
+
+def remove_partial_files(*folders: Path) -> list[Path]:
+    """Remove the temporary files :func:`atomic_path` leaves in ``folders`` when its process is
+    killed mid-write (only safe while no other process writes there); return them."""
+    removed = []
+    for folder in folders:
+        for path in sorted(folder.glob(f".*{PART_SUFFIX}")):
+            if path.is_file() or path.is_symlink():
+                path.unlink(missing_ok=True)
+                removed.append(path)
+    return removed
+
+
 @contextmanager
 def atomic_path(path: Path) -> Iterator[Path]:
     """A temporary path beside ``path``, moved onto it (durably) only if the block succeeds.
 
     An ``OSError`` in the block (a folder that cannot be written, a full disk) becomes a
     :class:`FormatError` naming ``path``: the block is the writing, the rows come from readers
-    that report their own faults as rows.
+    that report their own faults as rows. A symbolic link at ``path`` is refused, naming it:
+    whoever planted it there chose what would be replaced.
     """
+    if path.is_symlink():
+        raise FormatError(f"{path}: is a symbolic link; remove it (nothing is written through one)")
     if not path.parent.is_dir():
         raise FormatError(f"{path}: folder {path.parent} does not exist")
     try:
-        handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+        handle, name = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.", suffix=PART_SUFFIX
+        )
     except OSError as exc:
         raise FormatError(f"{path}: cannot write in {path.parent}: {_why(exc)}") from None
     try:  # mkstemp makes the file private (0600); the output is the user's, as any file they make

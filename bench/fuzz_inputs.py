@@ -122,9 +122,9 @@ def check_input(folder: Path, tally: Tally, key: str, found: Input) -> None:
     try:
         rows = read_input(folder, found)
     except FormatError:
-        tally.counts["inputs refused (FormatError, forced table format)"] += 1
-        if found.fmt not in ("csv", "tsv", "parquet"):
-            tally.fail("FormatError beyond a forced table", (key, found))
+        tally.counts["inputs refused (FormatError: forced table, no text column)"] += 1
+        if not found.may_be_refused:
+            tally.fail("FormatError beyond a forced table or a column without text", (key, found))
         return
     except Exception:  # what the fuzz looks for
         tally.fail("tracebacks", (key, found))

@@ -184,8 +184,34 @@ def parquet_schema(source: Source) -> pa.Schema | None:
     return None if metadata is None else metadata.schema.to_arrow_schema()
 
 
+#: Bytes a row group's column may hold uncompressed before it is left unread: a column is read
+#: a row group at a time, so this (with MAX_LINE_CHARS per value on average) bounds the memory a
+#: small file that decompresses into gigabytes can take.
+MAX_COLUMN_CHUNK = 256 << 20
+
+
+def oversized(metadata: pq.FileMetaData, group: int, name: str) -> int | None:
+    """Uncompressed bytes of column ``name`` in row group ``group`` when reading them could take
+    more memory than a puzzle file needs (over :data:`MAX_COLUMN_CHUNK`, or more than
+    :data:`MAX_LINE_CHARS` a row on average), else None; decided from the footer alone."""
+    chunk = metadata.row_group(group)
+    rows = max(1, chunk.num_rows)
+    names = [chunk.column(i).path_in_schema for i in range(chunk.num_columns)]
+    size = sum(
+        chunk.column(i).total_uncompressed_size
+        for i, path in enumerate(names)
+        if path == name or path.startswith(f"{name}.")
+    )
+    return size if size > MAX_COLUMN_CHUNK or size > rows * MAX_LINE_CHARS else None
+
+
 def read_parquet(source: Source, column: str | None, batch_rows: int) -> Iterator[Candidate]:
-    """One candidate per row of a Parquet file, its line being the row index + 1."""
+    """One candidate per row of a Parquet file, its line being the row index + 1.
+
+    Only the columns it keeps are read, a row group at a time in batches, and none whose size in
+    the footer says it would not fit in bounded memory: such a puzzle column makes each row of
+    its row group an error row, unread; such another column is left out of ``extra``.
+    """
     with ExitStack() as stack:
         if _on_disk(source):
             where: Any = source.path
@@ -206,16 +232,38 @@ def read_parquet(source: Source, column: str | None, batch_rows: int) -> Iterato
         puzzle_name = schema.names[index]
         row = 0
         try:
-            for batch in table.iter_batches(batch_size=batch_rows):
-                columns = {name: batch.column(name).to_pylist() for name in batch.schema.names}
-                puzzles = columns.pop(puzzle_name)
-                for i, value in enumerate(puzzles):
-                    extra = {key: values[i] for key, values in columns.items()}
-                    text = _as_text(value)
-                    yield _parquet_candidate(row + i + 1, text, puzzle_name, extra)
-                row += len(puzzles)
+            for group in range(table.metadata.num_row_groups):
+                rows = table.metadata.row_group(group).num_rows
+                size = oversized(table.metadata, group, puzzle_name)
+                if size is not None:
+                    for line in range(row + 1, row + rows + 1):
+                        yield _unread(line, puzzle_name, group, size, rows)
+                    row += rows
+                    continue
+                kept = [
+                    name
+                    for name in schema.names
+                    if name == puzzle_name or oversized(table.metadata, group, name) is None
+                ]
+                for batch in table.iter_batches(batch_rows, row_groups=[group], columns=kept):
+                    columns = {name: batch.column(name).to_pylist() for name in kept}
+                    puzzles = columns.pop(puzzle_name)
+                    for i, value in enumerate(puzzles):
+                        extra = {key: values[i] for key, values in columns.items()}
+                        text = _as_text(value)
+                        yield _parquet_candidate(row + i + 1, text, puzzle_name, extra)
+                    row += len(puzzles)
         except (pa.ArrowException, OSError) as exc:
             raise Unreadable(row + 1, f"cannot read past row {row}: {exc}") from None
+
+
+def _unread(line: int, column: str, group: int, size: int, rows: int) -> Candidate:
+    reason = (
+        f"column {column!r} holds {size} bytes in row group {group} ({rows} rows), more than a "
+        f"puzzle file needs ({MAX_LINE_CHARS} characters a row, {MAX_COLUMN_CHUNK} bytes a row "
+        "group); not read"
+    )
+    return Candidate(line, "", None, {}, reason)
 
 
 def _parquet_candidate(line: int, text: str | None, column: str, extra: dict) -> Candidate:

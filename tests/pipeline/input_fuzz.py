@@ -49,12 +49,21 @@ seeds = st.integers(0, 2**64 - 1)
 @dataclass(frozen=True)
 class Input:
     """A generated file: its bytes, name, the format to force (None: sniff) and, when the model
-    knows it, the line of every row in order (None: only the general checks apply)."""
+    knows it, the line of every row in order (None: only the general checks apply);
+    ``no_puzzle_column`` when it is a table whose puzzle column holds no text, which a reader
+    must refuse with a :class:`pipeline.formats.FormatError` naming the file."""
 
     data: bytes
     name: str
     fmt: str | None
     lines: tuple[int, ...] | None
+    no_puzzle_column: bool = False
+
+    @property
+    def may_be_refused(self) -> bool:
+        """Whether a FormatError is a right answer: a forced table format whose head has no
+        usable column, or a table whose puzzle column holds no text."""
+        return self.fmt in ("csv", "tsv", "parquet") or self.no_puzzle_column
 
 
 def _edge(rng: Random, low: int, high: int) -> int:
@@ -225,6 +234,71 @@ def parquet_input(rng: Random) -> Input:
     return Input(data, "input.parquet", rng.choice([None, "parquet"]), lines)
 
 
+#: Kinds of Parquet column a hostile table draws from: the text kinds a puzzle column may be,
+#: then kinds no puzzle can be read from (numbers, nesting, nulls).
+TEXT_KINDS = ("string", "large_string", "binary", "dictionary")
+OTHER_KINDS = ("int", "float", "list", "struct", "map", "null")
+BIG_VALUES = (MAX_LINE_CHARS + 1, 200_000)  # characters: one over the line limit, and far over
+
+
+def _storable_puzzle(rng: Random) -> str:
+    """A puzzle-like text that Arrow can store (no lone surrogates)."""
+    return _puzzle(rng).encode("utf-8", "replace").decode()
+
+
+def _column(rng: Random, kind: str, count: int) -> pa.Array:
+    """``count`` values of one kind of column, puzzles, junk, nulls and big values among them."""
+    if kind in TEXT_KINDS:
+        texts = []
+        for _ in range(count):
+            roll = rng.random()
+            if roll < 0.1:
+                texts.append(None)
+            elif roll < 0.15:
+                texts.append(rng.choice("123456789.") * rng.choice(BIG_VALUES))
+            else:
+                texts.append(_storable_puzzle(rng))
+        strings = pa.array(texts, pa.large_string() if kind == "large_string" else pa.string())
+        if kind == "binary":
+            return strings.cast(pa.binary())
+        return strings.dictionary_encode() if kind == "dictionary" else strings
+    if kind == "int":
+        return pa.array([_edge(rng, -(2**63), 2**63 - 1) for _ in range(count)], pa.int64())
+    if kind == "float":
+        return pa.array([rng.choice(EDGE_FLOATS) for _ in range(count)], pa.float64())
+    if kind == "list":
+        return pa.array([[_storable_puzzle(rng)] * rng.randint(0, 3) for _ in range(count)])
+    if kind == "struct":
+        return pa.array(
+            [{"puzzle": _storable_puzzle(rng), "n": rng.randint(0, 9)} for _ in range(count)]
+        )
+    if kind == "map":
+        return pa.array(
+            [[("k", _storable_puzzle(rng))] for _ in range(count)],
+            pa.map_(pa.string(), pa.string()),
+        )
+    return pa.nulls(count)
+
+
+def hostile_parquet_input(rng: Random) -> Input:
+    """A Parquet table made to break a reader: a puzzle column of any kind (text, numbers,
+    lists, structs, maps, all nulls), up to 60 extra columns of any kind, values far over the
+    line limit, and row groups of one row or many."""
+    count = _edge(rng, 0, 30)
+    kind = rng.choice(TEXT_KINDS + OTHER_KINDS)
+    columns = {"puzzle": _column(rng, kind, count)}
+    for index in range(_edge(rng, 0, 60)):
+        columns[f"c{index}"] = _column(rng, rng.choice(TEXT_KINDS + OTHER_KINDS), count)
+    buffer = io.BytesIO()
+    row_group = rng.choice([None, 1, 3])
+    pq.write_table(pa.table(columns), buffer, row_group_size=row_group, compression="zstd")
+    text = kind in TEXT_KINDS
+    lines = tuple(range(1, count + 1)) if text else None
+    return Input(
+        buffer.getvalue(), "hostile.parquet", rng.choice([None, "parquet"]), lines, not text
+    )
+
+
 def garbage_input(rng: Random) -> Input:
     """Random bytes, or bytes that start like a known format and go wrong."""
     start = rng.choice([b"", b"PAR1", b"\x1f\x8b", b"\xef\xbb\xbf", b"\xff\xfe", b"a,b\n"])
@@ -236,7 +310,7 @@ def garbage_input(rng: Random) -> Input:
     return Input(data, name, fmt, content_lines(_decode(data)) if plain else None)
 
 
-KINDS = (text_input, text_input, parquet_input, garbage_input)
+KINDS = (text_input, text_input, parquet_input, hostile_parquet_input, garbage_input)
 
 
 def build_input(rng: Random) -> Input:
@@ -381,8 +455,27 @@ def toml_value(value: object) -> str:
     return "[" + ", ".join(toml_value(item) for item in value) + "]"  # type: ignore[attr-defined]
 
 
+def hostile_recipe(rng: Random) -> str:
+    """TOML text made to exhaust a reader: arrays or inline tables nested deeper than a parser's
+    stack, a string of a million characters, thousands of sections at the largest counts."""
+    depth = rng.choice([10, 1_000, 100_000])
+    shape = rng.randrange(4)
+    if shape == 0:
+        return f'title = "Deep"\nx = {"[" * depth}{"]" * depth}\n'
+    if shape == 1:
+        return f'title = "Deep"\nx = {"{a = " * depth}1{"}" * depth}\n'
+    if shape == 2:
+        return f'title = "{"x" * 1_000_000}"\n[[sections]]\ntier = "easy"\ncount = 1\n'
+    count = rng.choice([1, 1_000_000])
+    section = f'[[sections]]\ntier = "easy"\ncount = {count}\n'
+    return 'title = "Many"\nseed = 1\n' + section * rng.choice([2_000, 20_000])
+
+
 def build_recipe(rng: Random) -> str:
-    """TOML text of a recipe: usual and unknown keys, random values, bands and sections."""
+    """TOML text of a recipe: usual and unknown keys, random values, bands and sections, and
+    now and then a hostile one (:func:`hostile_recipe`)."""
+    if rng.random() < 0.05:
+        return hostile_recipe(rng)
     lines = ['title = "Fuzz"'] if rng.randint(0, 5) else []
     if rng.random() < 0.5:  # a valid recipe, then a few keys set at random
         lines += ["seed = 1", "[[sections]]", 'tier = "easy"', "count = 1"]

@@ -14,13 +14,10 @@ fast.
 
 from __future__ import annotations
 
-import signal
 import sys
 import tempfile
-import threading
 import traceback
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from importlib.metadata import version
 from typing import Annotated, Any, NoReturn
 
@@ -28,6 +25,7 @@ import typer
 from typer.core import TyperGroup
 
 from pipeline.errors import UserError
+from pipeline.stopping import TERMINATED, Terminated, terminate_cleanly
 
 OK = 0
 SOME_ROWS_BAD = 1  # the output is complete, but some input rows were not ok
@@ -36,30 +34,6 @@ INTERNAL_ERROR = 3  # a bug: an exception no command expected (its traceback is 
 INTERRUPTED = 130  # Ctrl-C, as a shell reports a SIGINT
 TRACEBACK_PREFIX = "pipeline-traceback-"  # files under the system temp folder
 SHOWN_CHARS = 200  # of an internal error's message, on its error line
-
-TERMINATED = 143  # SIGTERM, as a shell reports it
-
-
-class Terminated(SystemExit):
-    """SIGTERM arrived: unwinds the command like an exception, so cleanup code runs."""
-
-
-def _terminate(signum: int, frame: object) -> NoReturn:
-    raise Terminated(TERMINATED)
-
-
-@contextmanager
-def terminate_cleanly() -> Iterator[None]:
-    """For the block, SIGTERM raises :class:`Terminated` in the main thread (elsewhere a
-    handler cannot be installed, and the block runs as it is)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def error_line(message: str) -> str:

@@ -35,6 +35,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from pipeline.errors import UserError
 from pipeline.recipe import ALL_CORES, ParallelSpec
 from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address
+from pipeline.stopping import stop_if_terminated
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -202,7 +203,9 @@ def _on_local(
     workers = _capped_workers(n_jobs)
     start = time.perf_counter()
     for done, task in enumerate(tasks, 1):
-        yield task, function(task)
+        result = function(task)
+        stop_if_terminated()
+        yield task, result
         elapsed = time.perf_counter() - start
         left = elapsed / done * (total - done) if total is not None else elapsed
         if pool_pays(left, workers):
@@ -246,6 +249,7 @@ def _windowed(
         while pending:
             task, future = pending[0]
             result = future.result()
+            stop_if_terminated()
             pending.popleft()
             if check is not None:
                 try:

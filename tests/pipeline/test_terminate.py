@@ -1,8 +1,10 @@
 """A run stopped from outside leaves nothing behind: SIGTERM unwinds the command (exit 143, no
-``.part`` file, no worker left), and workers of a SIGKILLed command exit on their own."""
+``.part`` file, no worker left), even when its first raise is dropped, and workers of a SIGKILLed
+command exit on their own."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -11,6 +13,10 @@ import time
 from pathlib import Path
 
 import pytest
+
+from pipeline.parallel import results_in_order
+from pipeline.recipe import ParallelSpec
+from pipeline.stopping import Terminated, terminate_cleanly
 
 PIPELINE = Path(sys.executable).parent / "pipeline"
 START_TIMEOUT = 90  # seconds for the command to reach its worker pool
@@ -85,3 +91,22 @@ def test_workers_exit_when_the_command_is_killed(tmp_path: Path) -> None:
     os.kill(process.pid, signal.SIGKILL)
     process.communicate(timeout=GONE_TIMEOUT)
     assert workers and not wait_gone(workers)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the drop itself
+def test_a_sigterm_dropped_inside_a_callback_from_c_still_stops_the_work() -> None:
+    """numba calls back into Python from LLVM while it loads a kernel; an exception raised there
+    is printed and dropped, so the work must stop at the next result instead."""
+    callback = ctypes.CFUNCTYPE(None)(lambda: (os.kill(os.getpid(), signal.SIGTERM), time.sleep(1)))
+    done = []
+
+    def task(number: int) -> int:
+        if number == 0:
+            callback()  # the handler runs in here, and ctypes drops its exception
+        done.append(number)
+        return number
+
+    with terminate_cleanly(), pytest.raises(Terminated):
+        for _ in results_in_order(task, range(5), ParallelSpec(n_jobs=1)):
+            pass
+    assert done == [0]

@@ -553,12 +553,9 @@ def test_another_user_cannot_get_code_run_by_a_private_cluster_run(
     monkeypatch.setattr(parallel, "prepare_workers", prepare_then_intrude)
     on_private = dataclasses.replace(recipe, output=tmp_path / "private", parallel=private(2))
     result = run_book(on_private)
+    turned_away = r"(plain tcp|tls with a certificate of its own): turned away \(\w+\)"
     assert attempts and all(
-        attempt
-        == [
-            "plain tcp: turned away (OSError)",
-            "tls with a certificate of its own: turned away (OSError)",
-        ]
+        len(attempt) == 2 and all(re.fullmatch(turned_away, line) for line in attempt)
         for attempt in attempts
     ), attempts
     assert not marker.exists()

@@ -49,8 +49,9 @@ def slow_pid(task: int) -> tuple[int, int]:
     return task, os.getpid()
 
 
-def rows_as_text(job: DigJob) -> str:
-    """Not rows at all: what a replaced chunk worker might send."""
+def rows_as_text(job: DigJob) -> list[dict[str, Any]]:
+    """Not rows at all, though declared as ``dig_chunk`` declares them: what a replaced chunk
+    worker might send."""
     return repr(dig_chunk(job))
 
 

@@ -9,20 +9,28 @@ task's cost dwarfs process start-up and pickling.
 Resources stay bounded: tasks are drawn lazily from an iterable (a plan of 10**15 items is
 arithmetic, :class:`ChunkPlan`), only a few per worker are in flight, local workers are capped
 at the cores this process may use, and they exit when this process dies
-(:func:`_exit_with_parent`). On a Dask cluster, the scheduler address must pass
-:func:`pipeline.scheduler_address.check_scheduler_address` and a ``tls://`` one is used with the
-spec's certificates; whatever a worker returns goes through the caller's ``check`` before it is
-passed on (:mod:`pipeline.recheck`).
+(:func:`_exit_with_parent`).
+
+Dask moves pickles, and unpickling runs code, so who may join decides who may run code here. A
+spec without a scheduler runs on a private cluster of this process over TLS with certificates
+no one else holds (:func:`private_cluster`); a named scheduler must pass
+:func:`pipeline.scheduler_address.check_scheduler_address` (``tls://`` with the spec's
+certificates, plain ``tcp://`` only when declared ``insecure``). Whatever a worker returns must
+be of the type its task function declares and pass the caller's ``check``
+(:mod:`pipeline.recheck`) before it is passed on (:func:`vetting`).
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import reprlib
 import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from itertools import islice
@@ -34,13 +42,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pipeline.errors import UserError
 from pipeline.recipe import ALL_CORES, ParallelSpec
-from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address
+from pipeline.result_types import misfit, returns, shown
+from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address, exposure
 from pipeline.stopping import stop_if_terminated
 
 T = TypeVar("T")
 R = TypeVar("R")
 DASK_CONNECT_TIMEOUT = "10s"  # how long to wait for a Dask scheduler before giving up
 DASK_WORKER_TIMEOUT = 120  # seconds to wait for a first worker to join the scheduler
+PRIVATE_HOST = "127.0.0.1"  # the only interface a private cluster listens on
+#: A private cluster's HTTP ports answer nothing (no dashboard, metrics, logs or proxy).
+NO_HTTP_ROUTES = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
 AHEAD = 2  # tasks in flight per worker: enough to keep it busy, few enough to bound memory
 PARENT_POLL = 0.5  # seconds between a local worker's checks that its parent is alive
 HANDOVER_WAIT = 1.0  # seconds at most for loky to queue the tasks in flight before a stop
@@ -48,6 +60,9 @@ HANDOVER_WAIT = 1.0  # seconds at most for loky to queue the tasks in flight bef
 #: ``check(task, result)`` raises :class:`UntrustedResult` when a worker's result is not what
 #: the task must give; it runs in this process before the result is used.
 Check = Callable[[Any, Any], None]
+
+#: ``vet(task, future)`` returns the future's result once it is checked (:func:`vetting`).
+Vet = Callable[[Any, Any], Any]
 
 
 class ParallelError(UserError):
@@ -226,7 +241,8 @@ def _on_local(
             time.sleep(0.001)
         executor.shutdown(wait=False, kill_workers=True)
 
-    yield from _windowed(submit, tasks, AHEAD * workers, check, kill)
+    vet = vetting(function, check, lambda future: "a local worker process")
+    yield from _windowed(submit, tasks, AHEAD * workers, vet, kill)
 
 
 def _cancel(futures: list[Any]) -> None:
@@ -238,26 +254,19 @@ def _windowed(
     submit: Callable[[T], Any],
     tasks: Iterator[T],
     window: int,
-    check: Check | None,
+    vet: Vet,
     stop: Callable[[list[Any]], None] = _cancel,
 ) -> Iterator[tuple[T, Any]]:
     """Results of ``submit(task)`` futures in task order, at most ``window`` in flight, each
-    checked as it comes in; ``stop`` gets the futures still out when the caller stops early
+    vetted as it comes in; ``stop`` gets the futures still out when the caller stops early
     (by default they are cancelled)."""
     pending: deque[tuple[T, Any]] = deque((task, submit(task)) for task in islice(tasks, window))
     try:
         while pending:
             task, future = pending[0]
-            result = future.result()
+            result = vet(task, future)
             stop_if_terminated()
             pending.popleft()
-            if check is not None:
-                try:
-                    check(task, result)
-                except UntrustedResult as exc:
-                    raise UntrustedResult(
-                        f"{exc}; a worker returned a result that does not re-verify"
-                    ) from None
             pending.extend((following, submit(following)) for following in islice(tasks, 1))
             yield task, result
     finally:
@@ -289,27 +298,91 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
+#: Names who computed a future's result in an error message ("a local worker process", or a
+#: Dask worker's address and the task's key).
+Source = Callable[[Any], str]
+
+
+def vetting(function: Callable[[T], R], check: Check | None, source: Source) -> Vet:
+    """``vet(task, future)``: the future's result once it is of the type ``function`` declares
+    (:mod:`pipeline.result_types`) and ``check`` accepts it. A result that is not, or that a
+    check cannot even read (a field missing), is an :class:`UntrustedResult` naming
+    ``source(future)`` and the task: one error line, never a traceback."""
+    shape = list[returns(function.function)] if isinstance(function, EachOf) else returns(function)
+
+    def vet(task: T, future: Any) -> R:
+        result = future.result()
+        wrong = misfit(result, shape)
+        if wrong is not None:
+            raise UntrustedResult(
+                f"{_from(source, future, task)} is not what the task returns: {wrong} (the task "
+                f"returns {shown(shape)})"
+            )
+        try:
+            if check is not None:
+                check(task, result)
+        except UntrustedResult as exc:
+            raise UntrustedResult(
+                f"{_from(source, future, task)} does not re-verify: {exc}"
+            ) from None
+        except (LookupError, TypeError, AttributeError, ValueError) as exc:
+            raise UntrustedResult(
+                f"{_from(source, future, task)} is not what the task returns "
+                f"({type(exc).__name__}: {exc})"
+            ) from None
+        return result
+
+    return vet
+
+
+def _from(source: Source, future: Any, task: Any) -> str:
+    return f"the result {source(future)} returned for {task_name(task)}"
+
+
+_SHORT = reprlib.Repr()  # a task's repr in an error line: two levels, short strings
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 2, 24, 24
+
+
+def task_name(task: Any) -> str:
+    """A task as an error message names it: its chunk (or a batch's first and last), else a
+    shortened repr."""
+    chunks = [part.chunk.name for part in (task if isinstance(task, tuple) else (task,))
+              if hasattr(part, "chunk")]  # fmt: skip
+    if chunks:
+        return f"chunk {chunks[0]}" if len(chunks) == 1 else f"chunks {chunks[0]} to {chunks[-1]}"
+    return f"task {_SHORT.repr(task)}"
+
+
 def _on_dask(
     function: Callable[[T], R], tasks: Iterable[T], spec: ParallelSpec, check: Check | None
 ) -> Iterator[tuple[T, R]]:
-    client = dask_client(spec)
-    try:
+    with dask_client(spec) as client:
         window = AHEAD * max(1, sum(client.nthreads().values()))
         submit = partial(client.submit, function, pure=False)
-        yield from _windowed(submit, iter(tasks), window, check)
-    finally:
-        client.close()
+        vet = vetting(function, check, partial(_dask_worker, client))
+        yield from _windowed(submit, iter(tasks), window, vet)
+
+
+def _dask_worker(client: Any, future: Any) -> str:
+    """The address of the Dask worker that holds ``future``'s result, and the task's key."""
+    holders = client.who_has([future]).get(future.key, ())
+    return f"Dask worker {' / '.join(holders) or '(gone)'} (task key {future.key})"
 
 
 def dask_security(spec: ParallelSpec) -> Any:
     """The ``distributed.security.Security`` of a ``tls://`` scheduler (the spec's CA, client
-    certificate and key; encryption required), or None for a plain ``tcp://`` the address
-    check lets through (loopback, or ``insecure``)."""
+    certificate and key; encryption required), or None for a plain ``tcp://`` one that the spec
+    declares ``insecure``, after one line on stderr saying who can then run code here."""
     try:
         address = check_scheduler_address(spec.scheduler or "", spec.insecure)
     except SchedulerAddressError as exc:
         raise ParallelError(f"scheduler: {exc}") from None
     if not address.tls:
+        print(
+            f"Warning: insecure: the Dask scheduler {spec.scheduler} is plain tcp://: "
+            f"{exposure(address)}",
+            file=sys.stderr,
+        )
         return None
     if spec.tls_ca is None or spec.tls_cert is None:
         raise ParallelError(f"scheduler {spec.scheduler}: tls:// needs tls_ca and tls_cert files")
@@ -326,31 +399,76 @@ def dask_security(spec: ParallelSpec) -> Any:
     )
 
 
-def dask_client(spec: ParallelSpec) -> Any:
-    """A ``distributed.Client`` connected to the spec's scheduler, with at least one worker that
-    prepares the engine before its first task; or a clear error. The address is checked first
-    (:func:`dask_security`), so an untrusted one is refused before any connection."""
+@contextmanager
+def dask_client(spec: ParallelSpec) -> Iterator[Any]:
+    """A ``distributed.Client`` whose workers have prepared the engine, closed on leaving: on a
+    private cluster (:func:`private_cluster`) when the spec names no scheduler, else connected
+    to the spec's scheduler once its address passed :func:`dask_security` (so an untrusted one
+    is refused before any connection) and a worker joined."""
+    _need_distributed()
+    from distributed import Client
+
+    if spec.scheduler is None:
+        with private_cluster(spec.n_jobs) as cluster, Client(cluster) as client:
+            prepare_workers(client)
+            yield client
+        return
     security = dask_security(spec)
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ParallelError(
-            'backend "dask" needs the optional extra: pip install "sudoku-pipeline[distributed]"'
-        ) from None
     try:
         client = Client(spec.scheduler, timeout=DASK_CONNECT_TIMEOUT, security=security)
     except OSError as exc:
         raise ParallelError(f"cannot reach the Dask scheduler at {spec.scheduler}: {exc}") from None
-    try:
-        client.wait_for_workers(1, timeout=DASK_WORKER_TIMEOUT)
+    with client:
+        try:
+            client.wait_for_workers(1, timeout=DASK_WORKER_TIMEOUT)
+        except TimeoutError:
+            raise ParallelError(
+                f"no worker joined the Dask scheduler at {spec.scheduler} within "
+                f"{DASK_WORKER_TIMEOUT} s"
+            ) from None
         prepare_workers(client)
-    except TimeoutError:
-        client.close()
+        yield client
+
+
+def _need_distributed() -> None:
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
         raise ParallelError(
-            f"no worker joined the Dask scheduler at {spec.scheduler} within "
-            f"{DASK_WORKER_TIMEOUT} s"
+            'backend "dask" needs the optional extra: pip install "sudoku-pipeline[distributed]"'
         ) from None
-    return client
+
+
+def private_cluster(n_jobs: int) -> Any:
+    """A ``distributed.LocalCluster`` for this command alone: ``n_jobs`` single-threaded worker
+    processes (at most the usable cores) and its scheduler, all listening on 127.0.0.1 only,
+    over mutual TLS with a key and certificate made now (``Security.temporary``). They exist in
+    this process's memory and reach its workers through the pipes that start them (the TLS
+    library reads them from a private 0700 temporary folder, removed at once), so no other user
+    can connect. Its scheduler and workers still open a plain HTTP port each on 127.0.0.1, so it
+    serves nothing there: no dashboard, no status, no logs."""
+    import dask
+    from distributed import LocalCluster
+    from distributed.security import Security
+
+    try:
+        security = Security.temporary()
+    except ImportError:
+        raise ParallelError(
+            "a private Dask cluster makes its certificates with the cryptography package: "
+            'pip install "sudoku-pipeline[distributed]"'
+        ) from None
+    with dask.config.set(NO_HTTP_ROUTES):
+        return LocalCluster(
+            n_workers=_capped_workers(n_jobs),
+            threads_per_worker=1,
+            processes=True,
+            host=PRIVATE_HOST,
+            protocol="tls",
+            security=security,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,  # not its workers' chatter as the cluster closes
+        )
 
 
 def prepare_workers(client: Any) -> None:

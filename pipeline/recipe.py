@@ -23,9 +23,9 @@ Schema (every key is optional unless marked required; ``configs/nightly.toml`` s
     [parallel]
     n_jobs     = -1              # integer >= 1, or -1 for every core
     backend    = "loky"          # "loky" | "dask"
-    scheduler  = "tls://host:8786"  # required when backend = "dask": tls://, or tcp:// on
-                                 # 127.0.0.1 / [::1] / localhost (pipeline.scheduler_address)
-    insecure   = false           # allow plain tcp:// to another machine (its workers can run
+    scheduler  = "tls://host:8786"  # with backend = "dask": tls://, or tcp:// with insecure;
+                                 # none: a private TLS cluster on this machine (docs/dask.md)
+    insecure   = false           # allow plain tcp:// (anyone who can reach its port can run
                                  # code in this process: only on a network that is all yours)
     tls_ca     = "ca.pem"        # with tls://: CA that signed the scheduler's and workers'
     tls_cert   = "client.pem"    # certificates; this process's certificate and its key
@@ -162,7 +162,7 @@ class ParallelSpec:
     backend: str = "loky"
     scheduler: str | None = None
     chunk_size: int = DEFAULT_CHUNK_SIZE
-    insecure: bool = False  # plain tcp:// to another machine allowed
+    insecure: bool = False  # plain tcp:// allowed: anyone who can reach its port runs code here
     tls_ca: Path | None = None  # with a tls:// scheduler: the CA, and this process's
     tls_cert: Path | None = None  # certificate and key (pipeline.parallel.dask_security)
     tls_key: Path | None = None
@@ -372,8 +372,6 @@ def _parallel(top: _Table, base: Path = Path()) -> ParallelSpec:
         if address.tls and (tls["tls_ca"] is None or tls["tls_cert"] is None):
             needs = "tls_ca and tls_cert (--tls-ca, --tls-cert) are required"
             table.fail("scheduler", f"{scheduler} is tls://: {needs}")
-    elif backend == "dask":
-        table.fail("scheduler", 'is required when backend = "dask" (e.g. "tcp://127.0.0.1:8786")')
     chunk_size = table.integer("chunk_size", DEFAULT_CHUNK_SIZE, 1)
     paths = {key: None if name is None else base / name for key, name in tls.items()}
     return ParallelSpec(n_jobs, backend, scheduler, chunk_size, insecure, **paths)
@@ -541,8 +539,8 @@ def with_overrides(
     tls_cert: Path | None = None,
     tls_key: Path | None = None,
 ) -> Recipe:
-    """The recipe with command-line options (None: keep the recipe's), checked by the same rules,
-    so ``--backend dask`` without a scheduler fails as the file would, naming the key."""
+    """The recipe with command-line options (None: keep the recipe's), checked by the same rules
+    as the file (a plain tcp:// scheduler without ``insecure`` fails, naming the key)."""
     parallel = dataclasses.asdict(recipe.parallel)
     given = {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler, "insecure": insecure}
     given |= {"tls_ca": tls_ca, "tls_cert": tls_cert, "tls_key": tls_key}

@@ -61,15 +61,17 @@ BackendOption = Annotated[
 Scheduler = Annotated[
     str | None,
     typer.Option(
-        help="Dask scheduler for --backend dask: tls://host:port (with --tls-ca/--tls-cert), "
-        "or tcp://127.0.0.1:port."
+        help="Dask scheduler for --backend dask: tls://host:port (with --tls-ca/--tls-cert); "
+        "plain tcp:// only with --insecure. Without one, --backend dask starts a private "
+        "cluster on this machine (TLS, certificates held by this process only)."
     ),
 ]
 Insecure = Annotated[
     bool,
     typer.Option(
         "--insecure",
-        help="Allow a plain tcp:// scheduler on another machine: its workers can run code here.",
+        help="Allow a plain tcp:// scheduler, even on 127.0.0.1: anyone who can reach its port "
+        "(any user of this machine, for a loopback one) can run code here and forge rows.",
     ),
 ]
 
@@ -92,7 +94,7 @@ def parallel_spec(
     tls: tuple[Path | None, Path | None, Path | None],
 ) -> ParallelSpec:
     """The tasks' backend from a command's options, checked as a recipe's ``[parallel]`` is (a
-    plain tcp:// scheduler on another machine is refused without ``--insecure``)."""
+    plain tcp:// scheduler is refused without ``--insecure``)."""
     from pipeline.recipe import parallel_options
 
     ca, cert, key = tls

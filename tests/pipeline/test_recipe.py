@@ -127,7 +127,7 @@ def test_valid_mapping_and_defaults():
 
 def test_custom_trim_and_dask():
     mapping = with_change(("print", "trim"), {"width": 7, "height": 10})
-    mapping["parallel"].update(backend="dask", scheduler="tcp://127.0.0.1:8786")
+    mapping["parallel"].update(backend="dask", scheduler="tcp://127.0.0.1:8786", insecure=True)
     recipe = parse_recipe(mapping, SOURCE)
     assert recipe.print.options.trim_size[0] > 0
     assert (recipe.print.options.width, recipe.print.options.height) == (7.0, 10.0)

@@ -13,6 +13,7 @@ from pipeline.scheduler_address import (
     SchedulerAddress,
     SchedulerAddressError,
     check_scheduler_address,
+    exposure,
     is_loopback,
 )
 
@@ -31,28 +32,27 @@ def no_network(monkeypatch) -> None:
 
 
 @pytest.mark.parametrize(
-    "address",
-    ["tcp://127.0.0.1:8786", "tcp://127.9.8.7:1", "tcp://localhost:65535", "tcp://[::1]:8786"],
-)
-def test_plain_tcp_on_loopback_is_allowed(address: str) -> None:
-    assert check_scheduler_address(address).scheme == "tcp"
-
-
-@pytest.mark.parametrize(
-    "address",
+    ("address", "who"),
     [
-        "tcp://10.0.0.5:8786",
-        "tcp://192.168.1.2:8786",
-        "tcp://0.0.0.0:8786",
-        "tcp://scheduler.example.org:8786",
-        "tcp://127.0.0.1.example.org:8786",  # a name, not the loopback address
-        "tcp://[2001:db8::1]:8786",
+        ("tcp://127.0.0.1:8786", "any user of this machine"),
+        ("tcp://127.9.8.7:1", "any user of this machine"),
+        ("tcp://localhost:65535", "any user of this machine"),
+        ("tcp://[::1]:8786", "any user of this machine"),
+        ("tcp://10.0.0.5:8786", "anyone on the network"),
+        ("tcp://192.168.1.2:8786", "anyone on the network"),
+        ("tcp://0.0.0.0:8786", "anyone on the network"),
+        ("tcp://scheduler.example.org:8786", "anyone on the network"),
+        ("tcp://127.0.0.1.example.org:8786", "anyone on the network"),  # a name, not loopback
+        ("tcp://[2001:db8::1]:8786", "anyone on the network"),
     ],
 )
-def test_plain_tcp_to_another_machine_needs_insecure(address: str) -> None:
-    with pytest.raises(SchedulerAddressError, match=r"plain tcp:// to another machine.*insecure"):
+def test_plain_tcp_needs_insecure_even_on_loopback(address: str, who: str) -> None:
+    """A loopback port is open to every user of the machine: no host makes tcp:// safe."""
+    with pytest.raises(SchedulerAddressError, match=rf"plain tcp://.*{who} .*insecure") as refused:
         check_scheduler_address(address)
-    assert check_scheduler_address(address, insecure=True).scheme == "tcp"
+    assert "run code in this process and forge its rows" in str(refused.value)
+    checked = check_scheduler_address(address, insecure=True)
+    assert checked.scheme == "tcp" and who in exposure(checked)
 
 
 def test_tls_is_allowed_anywhere() -> None:
@@ -79,13 +79,18 @@ def test_malformed_addresses_are_refused(address: str) -> None:
         check_scheduler_address(address, insecure=True)
 
 
-@given(st.integers(0, 2**32 - 1), st.integers(1, 65535))
-def test_an_ipv4_literal_is_this_machine_exactly_when_it_is_in_127(ip: int, port: int) -> None:
+@given(st.integers(0, 2**32 - 1), st.integers(1, 65535), st.booleans())
+def test_an_ipv4_literal_is_this_machine_exactly_when_it_is_in_127(
+    ip: int, port: int, tls: bool
+) -> None:
     host = str(IPv4Address(ip))
-    address = f"tcp://{host}:{port}"
+    address = f"{'tls' if tls else 'tcp'}://{host}:{port}"
     assert is_loopback(host) == host.startswith("127.")
-    if host.startswith("127."):
-        assert check_scheduler_address(address) == SchedulerAddress("tcp", host, port)
+    if tls:
+        assert check_scheduler_address(address) == SchedulerAddress("tls", host, port)
     else:
-        with pytest.raises(SchedulerAddressError):
+        with pytest.raises(SchedulerAddressError, match="insecure"):
             check_scheduler_address(address)
+        checked = check_scheduler_address(address, insecure=True)
+        assert checked == SchedulerAddress("tcp", host, port)
+        assert ("this machine" in exposure(checked)) == host.startswith("127.")

@@ -1,5 +1,6 @@
-"""Task functions for tests that workers (local processes, Dask workers) import by name: a
-forger that returns rows a worker must not get away with, and a probe of where a task ran."""
+"""Task functions for tests that workers (local processes, Dask workers) import by name: forgers
+that return rows, or things that are not rows, that a worker must not get away with, and
+probes of where a task ran."""
 
 from __future__ import annotations
 
@@ -46,3 +47,26 @@ def slow_pid(task: int) -> tuple[int, int]:
     """As :func:`pid`, a quarter of a second later: long enough that tasks queue up."""
     time.sleep(0.25)
     return task, os.getpid()
+
+
+def rows_as_text(job: DigJob) -> list[dict[str, Any]]:
+    """Not rows at all, though declared as ``dig_chunk`` declares them: what a replaced chunk
+    worker might send."""
+    return repr(dig_chunk(job))
+
+
+def a_row_short(job: DigJob) -> list[dict[str, Any]]:
+    """``dig_chunk`` without its last row."""
+    return dig_chunk(job)[:-1]
+
+
+def without_givens(job: DigJob) -> list[dict[str, Any]]:
+    """``dig_chunk`` with its first row's givens left out."""
+    rows = dig_chunk(job)
+    del rows[0]["givens"]
+    return rows
+
+
+def not_verdicts(task: Any) -> str:
+    """What a worker whose grader was replaced sends back for a chunk to grade."""
+    return "no verdicts here"

@@ -179,7 +179,7 @@ MISTAKES = [
     (("sections", 0, "minimal"), "yes", "sections[0].minimal", "true or false"),
     (("sections", 0, "colour"), 1, "sections[0].colour", "allowed keys"),
     (("parallel", "backend"), "ray", "parallel.backend", "loky, dask"),
-    (("parallel", "backend"), "dask", "parallel.scheduler", "required"),
+    (("parallel", "scheduler"), "tcp://127.0.0.1:8786", "parallel.scheduler", "insecure"),
     (("parallel", "scheduler"), "localhost:8786", "parallel.scheduler", "tcp://host:port"),
     (("parallel", "n_jobs"), 0, "parallel.n_jobs", "-1"),
     (("parallel", "chunk_size"), 0, "parallel.chunk_size", "integer >= 1"),
@@ -322,10 +322,8 @@ def test_overrides_are_checked_like_the_file():
     tls = with_overrides(recipe, backend="dask", scheduler="tls://h:1", tls_ca=ca, tls_cert=cert)
     assert (tls.parallel.tls_ca, tls.parallel.tls_cert, tls.parallel.tls_key) == (ca, cert, None)
     assert recipe_hash(tls) == recipe_hash(recipe)
-    with pytest.raises(
-        RecipeError, match=r"command-line options: parallel\.scheduler: is required"
-    ):
-        with_overrides(recipe, backend="dask")
+    private = with_overrides(recipe, backend="dask")  # no scheduler: a private TLS cluster
+    assert private.parallel.backend == "dask" and private.parallel.scheduler is None
     with pytest.raises(RecipeError, match=r"command-line options: parallel\.n_jobs: got 0"):
         with_overrides(recipe, n_jobs=0)
     with pytest.raises(RecipeError, match=r"command-line options: seed: got -2"):

@@ -11,7 +11,8 @@ A cache index whose signatures name a class the engine no longer has (a named tu
 or removed) is read as stale too: numba unpickles an index before it compares source stamps,
 and would fail on it instead of recompiling.
 
-Importing this module installs both; ``engine.jit`` does so before any kernel exists.
+Importing this module installs both (through ``engine.numba_internals``, which holds every use
+of numba's internals); ``engine.jit`` does so before any kernel exists.
 """
 
 from __future__ import annotations

@@ -76,8 +76,8 @@ def type_calls_without_literals(dispatcher: Any) -> None:
     method; ``args`` and ``kws`` are numba types, and the result is what the method returns.
     Nothing public does it: ``njit`` has no option against literal specialisation, a constant
     passed through a variable is still typed as a literal, and the alternatives (``np.int64(22)``
-    at every call site, or explicit signatures for every kernel) would have to be kept up by hand
-    at each call site, and a call site that forgot would silently compile once per value.
+    at every call site, or an explicit signature for every kernel) are kept by hand: a call site
+    that forgot would silently compile once per value.
     """
     call_template = dispatcher.get_call_template
 

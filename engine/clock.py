@@ -15,7 +15,6 @@ from functools import cache
 
 from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils
 from numba.extending import intrinsic
 
 import engine.kernel_cache  # noqa: F401 (installs the cache locators before any kernel exists)
@@ -28,7 +27,7 @@ CALIBRATION_SECONDS = 0.005  # long enough for a rate within a fraction of a per
 def _read_counter(typingctx):
     def codegen(context, builder, signature, args):
         fnty = ir.FunctionType(ir.IntType(64), [])
-        counter = cgutils.get_or_insert_function(builder.module, fnty, "llvm.readcyclecounter")
+        counter = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=fnty)
         return builder.call(counter, [])
 
     return types.uint64(), codegen

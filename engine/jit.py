@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from numba import config, njit, types
+from numba import config, njit
 
 import engine.kernel_cache  # noqa: F401 (installs the cache locators before any kernel exists)
+from engine.numba_internals import type_calls_without_literals
 
 
 def kernel(function: Callable[..., Any] | None = None, **options: Any) -> Any:
@@ -27,13 +28,7 @@ def kernel(function: Callable[..., Any] | None = None, **options: Any) -> Any:
         dispatcher = njit(cache=True, **options)(python_function)
         if config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1 (coverage runs): the plain Python function
             return dispatcher
-        call_template = dispatcher.get_call_template
-
-        def plain_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
-            plain = {name: types.unliteral(value) for name, value in kws.items()}
-            return call_template(tuple(types.unliteral(arg) for arg in args), plain)
-
-        dispatcher.get_call_template = plain_call_template
+        type_calls_without_literals(dispatcher)
         return dispatcher
 
     return decorate if function is None else decorate(function)

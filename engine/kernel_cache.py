@@ -11,7 +11,8 @@ A cache index whose signatures name a class the engine no longer has (a named tu
 or removed) is read as stale too: numba unpickles an index before it compares source stamps,
 and would fail on it instead of recompiling.
 
-Importing this module installs both; ``engine.jit`` does so before any kernel exists.
+Importing this module installs both (through ``engine.numba_internals``, which holds every use
+of numba's internals); ``engine.jit`` does so before any kernel exists.
 """
 
 from __future__ import annotations
@@ -19,9 +20,8 @@ from __future__ import annotations
 import hashlib
 import pickle
 from pathlib import Path
-from typing import Any
 
-from numba.core import caching
+from engine.numba_internals import add_cache_locators, read_unreadable_cache_index_as_stale
 
 ENGINE = Path(__file__).resolve().parent
 
@@ -41,51 +41,15 @@ def _in_engine(py_file: str) -> bool:
     return Path(py_file).resolve().is_relative_to(ENGINE)
 
 
-def _whole_engine(locator: type) -> type:
-    """``locator`` restricted to engine files, its source stamp extended by ``SOURCES``."""
-
-    class WholeEngine(locator):  # type: ignore[misc, valid-type]
-        def get_source_stamp(self) -> Any:
-            return super().get_source_stamp(), SOURCES
-
-        @classmethod
-        def from_function(cls, py_func: Any, py_file: str) -> Any:
-            if not _in_engine(py_file):
-                return None
-            return super().from_function(py_func, py_file)
-
-    WholeEngine.__name__ = f"WholeEngine{locator.__name__}"
-    return WholeEngine
-
-
 #: What unpickling an index written by another version of the code can raise.
 UNREADABLE = (AttributeError, ImportError, EOFError, TypeError, ValueError, pickle.UnpicklingError)
 
 
-def _tolerant(load_index: Any) -> Any:
-    """numba's index loader, returning no entries (stale) for an index it cannot unpickle."""
-
-    def load(self: Any) -> dict:
-        try:
-            return load_index(self)
-        except UNREADABLE:
-            return {}
-
-    load.tolerant = True
-    return load
-
-
 def install() -> None:
-    """Put the engine's locators first in numba's list and make index loading tolerant (once),
-    in numba's own order."""
-    index = caching.IndexDataCacheFile
-    if not getattr(index._load_index, "tolerant", False):
-        index._load_index = _tolerant(index._load_index)
-    classes = caching.CacheImpl._locator_classes
-    if any(getattr(c, "__name__", "").startswith("WholeEngine") for c in classes):
-        return
-    own = [c for c in classes if issubclass(c, caching._SourceFileBackedLocatorMixin)]
-    classes[:0] = [_whole_engine(c) for c in own]
+    """Key the cache entries of engine files on ``SOURCES`` too, and read an index that cannot
+    be unpickled as stale (each once)."""
+    read_unreadable_cache_index_as_stale(UNREADABLE)
+    add_cache_locators("WholeEngine", SOURCES, _in_engine)
 
 
 install()

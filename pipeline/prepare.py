@@ -61,22 +61,23 @@ def machine_key() -> str:
     """What numba's cached code depends on: engine sources, versions and the CPU's features."""
     import llvmlite
     import numba
-    from numba.core.registry import cpu_target
 
     from engine.kernel_cache import SOURCES  # the digest numba's cache entries carry
+    from engine.numba_internals import cpu_description
 
     digest = hashlib.sha256()
     for part in (numba.__version__, llvmlite.__version__, platform.python_version(), SOURCES):
         digest.update(part.encode() + b"\0")
-    digest.update(repr(cpu_target.target_context.codegen().magic_tuple()).encode())
+    digest.update(repr(cpu_description()).encode())
     return digest.hexdigest()[:16]
 
 
 def cache_folder() -> Path:
     """The folder numba caches the engine's kernels in (it follows ``NUMBA_CACHE_DIR``)."""
+    from engine.numba_internals import cache_folder as folder_of
     from engine.search import search
 
-    return Path(search._cache._cache_path)
+    return folder_of(search)
 
 
 def _stamp(family: str) -> Path:

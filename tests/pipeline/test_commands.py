@@ -151,7 +151,10 @@ def test_run_refuses_a_locked_folder_naming_the_pid(tmp_path: Path) -> None:
         (("generate", "-o", "g.parquet", "--size", "36"), "--box/--size: 36x36 grids have no"),
         (("generate", "-o", "missing/g.parquet", "-n", "1", "-j", "1"), "does not exist"),
         (("verify", "recipe.toml"), "recipe.toml: cannot read Parquet"),
-        (("run", "recipe.toml", "--backend", "dask"), "parallel.scheduler: is required"),
+        (
+            ("run", "recipe.toml", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:8786"),
+            "parallel.scheduler: tcp://127.0.0.1:8786 is plain tcp://",
+        ),
         (("run", "recipe.toml", "--backend", "ray"), "'ray' is not one of 'loky', 'dask'"),
         (("run", "recipe.toml", "--jobs", "0"), "'--jobs' / '-j': got 0; allowed: an integer"),
         (("generate", "-o", "g.parquet", "-j", "0"), "'--jobs' / '-j': got 0"),

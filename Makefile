@@ -32,7 +32,7 @@ test: $(STAMP) system-deps lint
 	$(BIN)/pipeline prepare
 	$(BIN)/python -m pytest -q $(ORDER)
 
-# BENCH=dig_bench,engine_bench runs only those scripts (the README's figures come from these two)
+# BENCH=dig_bench,engine_bench runs only those scripts (bench/RESULTS.md's qqwing tables come from these two)
 bench: $(STAMP) system-deps
 	$(BIN)/python bench/run_all.py $(if $(BENCH),--only $(BENCH))
 

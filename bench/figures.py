@@ -1,5 +1,5 @@
 """Tables of benchmark figures: printed as markdown, and written to a file for run_all.py, which
-puts every table of one run into bench/results.md and the README."""
+puts every table of one run into bench/last-run.md and bench/RESULTS.md."""
 
 from __future__ import annotations
 

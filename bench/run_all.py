@@ -2,9 +2,9 @@
 record that one run.
 
 Run: .venv/bin/python bench/run_all.py [--only dig_bench,engine_bench]  (or `make bench`).
-Everything the scripts print goes to bench/results.md, headed by the machine, the date and the
+Everything the scripts print goes to bench/last-run.md, headed by the machine, the date and the
 load on the machine; the tables of the scripts that compare us with qqwing (TABLE_SCRIPTS) also
-replace the block between the README's bench markers, so the README's figures are this run's.
+replace the block between the bench markers of bench/RESULTS.md, so its figures are this run's.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from pathlib import Path
 import qqwing_cli
 
 HERE = Path(__file__).resolve().parent
-README = HERE.parent / "README.md"
-RESULTS = HERE / "results.md"
+SUMMARY = HERE / "RESULTS.md"
+RESULTS = HERE / "last-run.md"
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 TABLE_SCRIPTS = ("dig_bench.py", "engine_bench.py")  # they take --table FILE
 
@@ -50,7 +50,7 @@ def replace_block(text: str, block: str) -> str:
     """``text`` with what lies between the bench markers replaced by ``block``."""
     start, end = text.find(BEGIN), text.find(END)
     if start < 0 or end < start:
-        raise SystemExit(f"README.md: the markers {BEGIN} ... {END} are missing")
+        raise SystemExit(f"RESULTS.md: the markers {BEGIN} ... {END} are missing")
     return text[: start + len(BEGIN)] + "\n" + block + text[end:]
 
 
@@ -97,8 +97,8 @@ def main() -> int:
     )
     compared = [s.name for s in scripts if s.name in TABLE_SCRIPTS]
     if compared and not set(compared) & set(failed):
-        README.write_text(replace_block(README.read_text(), header + "\n" + figures))
-        print(f"\nREADME.md figures and {RESULTS.name} written")
+        SUMMARY.write_text(replace_block(SUMMARY.read_text(), header + "\n" + figures))
+        print(f"\n{SUMMARY.name} figures and {RESULTS.name} written")
     if failed:
         print(f"\nfailed: {', '.join(failed)}")
     return 1 if failed else 0

@@ -33,7 +33,8 @@ from pipeline.formats.writers import output_kind, write_tables
 from pipeline.parallel import results_in_order
 from pipeline.prepare import GRADE, prepare_engine, prepare_grading
 from pipeline.recheck import check_verdicts
-from pipeline.recipe import ALL_CORES, JOBS_ALLOWED, ParallelSpec, usable_jobs
+from pipeline.recipe import ParallelSpec, usable_jobs
+from pipeline.recipe_schema import ALL_CORES, JOBS_ALLOWED
 from pipeline.tasks import GRADED_SCHEMA, INVALID, OK, STATUSES, GradeTask, Verdicts, grade_chunk
 
 DEFAULT_CHUNK = 2_000  # puzzles per worker task: ~0.15 s of grading, far above pickling costs

@@ -41,7 +41,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pipeline.errors import UserError
-from pipeline.recipe import ALL_CORES, ParallelSpec
+from pipeline.recipe import ParallelSpec
+from pipeline.recipe_schema import ALL_CORES
 from pipeline.result_types import misfit, returns, shown
 from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address, exposure
 from pipeline.stopping import stop_if_terminated

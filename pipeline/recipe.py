@@ -1,64 +1,9 @@
 """Run recipes: a TOML file read with ``tomllib`` into validated, frozen dataclasses.
 
-Schema (every key is optional unless marked required; ``configs/nightly.toml`` shows it in use)::
-
-    title    = "Nightly Sudoku"  # required, non-empty
-    author   = ""                # default ""
-    seed     = 20261122          # integer 0 .. 2**63-1: the run seed every chunk's RNG comes
-                                 # from; leave it out for a daily seed (a new book each calendar
-                                 # day, derived from the date and the recipe: pipeline.daily)
-    timezone = "Europe/Paris"    # IANA zone whose calendar day picks the daily seed (default UTC)
-    output   = "output"          # folder for run folders and the catalog, relative to the
-                                 # recipe's folder (so the catalog is the same wherever the
-                                 # run starts); --output is relative to the current folder
-
-    [tiers.<name>]               # optional: define a tier or override a default one
-                                 # (engine.tiers: defaults and how a band admits a puzzle)
-    score      = [min, max]      # numbers, inclusive
-    iterations = [min, max]      # integers, inclusive
-    clues      = [min, max]      # integers, inclusive
-    hardest    = "x_wing"        # technique id: the hardest technique a puzzle may need
-    needs      = "naked_pair"    # technique id: its hardest technique is at least this
-
-    [parallel]
-    n_jobs     = -1              # integer >= 1, or -1 for every core
-    backend    = "loky"          # "loky" | "dask"
-    scheduler  = "tls://host:8786"  # with backend = "dask": tls://, or tcp:// with insecure;
-                                 # none: a private TLS cluster on this machine (docs/dask.md)
-    insecure   = false           # allow plain tcp:// (anyone who can reach its port can run
-                                 # code in this process: only on a network that is all yours)
-    tls_ca     = "ca.pem"        # with tls://: CA that signed the scheduler's and workers'
-    tls_cert   = "client.pem"    # certificates; this process's certificate and its key
-    tls_key    = "client-key.pem"  # (paths relative to the recipe; key optional if in cert)
-    chunk_size = 25              # puzzles per task (integer >= 1)
-
-    [print]
-    trim             = "letter"  # letter | a4 | 6x9 | 8.5x11 | 5.5x8.5 | {width = in, height = in}
-    bleed            = false
-    imposition       = "none"    # "none" | "saddle-stitch" (needs binding = "saddle-stitch")
-    binding          = "perfect" # "perfect" | "saddle-stitch"
-    shade_answers    = false
-    answers_per_page = 6         # 1 .. 16
-    about            = true      # print an "about the difficulty" page
-    hints            = false     # a hints section: each puzzle's first step beyond singles
-    worked_solutions = []        # tiers whose puzzles get a worked solution at the back
-    large_print      = false     # 1-2 puzzles a page, clues of 24 pt or more, 16 pt text
-
-    [[sections]]                 # at least one, printed in this order
-    title    = "Easy"            # default: the tier's name, capitalised
-    source   = "collection.sdk"  # print puzzles from this file (relative to the recipe; any
-                                 # format `pipeline grade` reads) instead of digging them
-    order    = "file"            # with source: which matching puzzles come first: file |
-                                 # easiest | hardest | random (seeded by the run seed)
-    size     = 9                 # 4 .. 64, not prime (default 9, or rows*cols of `box`)
-    box      = "3x3"             # ROWSxCOLS, must multiply to size (default: as square as possible)
-    tier     = "easy"            # required: a default tier or one defined under [tiers]
-    count    = 40                # required, integer from 1 to 1000000
-    symmetry = "rotate180"       # none | rotate180 | rotate90 | mirror_horizontal |
-                                 # mirror_vertical | diagonal | anti_diagonal (default none)
-    minimal  = true              # every given needed for uniqueness (default true)
-                                 # (symmetry and minimal shape dug puzzles: not with source)
-    layout   = 4                 # puzzles per page: 1, 2, 4 or 6 (default 4 up to 9x9, else 1)
+Every key, its values and its default are declared once, in :mod:`pipeline.recipe_schema`
+(the documented list, ``docs/recipes.md``, is generated from it); ``configs/nightly.toml`` shows
+a recipe in use. Limits (sections, puzzles, pages, file size) are checked as the file is read,
+before any work.
 
 Any unknown key or bad value raises :class:`RecipeError` whose message names the file, the dotted
 path of the key (``sections[2].layout``; array indices count from 0) and what is allowed.
@@ -82,69 +27,40 @@ from typing import Any, NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.canon import check_canon_size
-from engine.dig import SYMMETRIES, ImpossibleBand, check_possible, tiers_for
+from engine.dig import ImpossibleBand, check_possible, tiers_for
 from engine.geometry import box_shape, geometry
 from engine.tiers import BAND_KEYS, TIERS, InvalidTiers, Tier, tiers_from_mapping
 from pipeline.errors import UserError
+from pipeline.recipe_schema import (
+    ALL_CORES,
+    DEFAULT_CHUNK_SIZE,
+    DEFAULT_SIZE,
+    DEFAULT_TIMEZONE,
+    MAX_PUZZLES,
+    MAX_SECTIONS,
+    MAX_TOML_BYTES,
+    NONE,
+    PARALLEL,
+    PRINT,
+    REQUIRED,
+    SECTION,
+    TOP,
+    TRIM,
+    Key,
+    Table,
+)
 from pipeline.render.book import LAYOUTS
 from pipeline.render.options import PrintOptionError, PrintOptions
-from pipeline.render.page import CUSTOM
+from pipeline.render.page import CUSTOM, MAX_PAGES
 from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address
 
-BACKENDS = ("loky", "dask")
-ALL_CORES = -1  # n_jobs: one worker per core
-MAX_SEED = 2**63 - 1  # seeds are stored in the store's int64 columns
-JOBS_ALLOWED = "an integer >= 1, or -1 (every core)"
-DEFAULT_SIZE = 9
-DEFAULT_CHUNK_SIZE = 25
-MAX_SECTION_COUNT = 1_000_000  # puzzles in one section: a run holds its rows in memory
 SMALL_GRID_LAYOUT = 4  # puzzles per page by default up to 9x9
 LARGE_GRID_LAYOUT = 1  # and beyond
 TIER_NAME = re.compile(r"[a-z][a-z0-9_-]*\Z")
-TOP_KEYS = (
-    "title",
-    "author",
-    "seed",
-    "timezone",
-    "output",
-    "tiers",
-    "parallel",
-    "print",
-    "sections",
-)
 TLS_KEYS = ("tls_ca", "tls_cert", "tls_key")
-PARALLEL_KEYS = ("n_jobs", "backend", "scheduler", "insecure", *TLS_KEYS, "chunk_size")
-PRINT_KEYS = (
-    "trim",
-    "bleed",
-    "imposition",
-    "binding",
-    "shade_answers",
-    "answers_per_page",
-    "about",
-    "hints",
-    "worked_solutions",
-    "large_print",
-)
-TRIM_KEYS = ("width", "height")
 # [print] keys passed to PrintOptions as they are (trim and worked_solutions are read first)
-PRINT_OPTION_KEYS = tuple(k for k in PRINT_KEYS if k not in ("trim", "about", "worked_solutions"))
-SECTION_KEYS = (
-    "title",
-    "size",
-    "box",
-    "tier",
-    "count",
-    "symmetry",
-    "minimal",
-    "layout",
-    "source",
-    "order",
-)
+PRINT_OPTION_KEYS = tuple(k for k in PRINT.names if k not in ("trim", "about", "worked_solutions"))
 DIG_ONLY_KEYS = ("symmetry", "minimal")  # shape dug puzzles; meaningless with ``source``
-#: How a section with ``source`` orders the file's puzzles of its tier before taking ``count``.
-ORDERS = ("file", "easiest", "hardest", "random")
-DEFAULT_TIMEZONE = "UTC"  # whose calendar day picks a daily seed, unless the recipe names one
 # Keys of the recipe hash that change where or how fast a run goes, not what it makes.
 RUN_ONLY_KEYS = ("source", "output")
 RUN_ONLY_PARALLEL_KEYS = ("n_jobs", "backend", "scheduler", "insecure", *TLS_KEYS)
@@ -253,18 +169,20 @@ def own_bands_first(own: Sequence[Tier], defaults: Mapping[str, Tier]) -> dict[s
     return bands | {name: band for name, band in defaults.items() if name not in bands}
 
 
-_REQUIRED = object()  # marks a key without a default
+_REQUIRED = REQUIRED
 
 
 class _Table:
-    """One TOML table being read. Its keys are checked against ``keys`` first (None: any name),
-    so a misspelt key is reported as unknown rather than as a missing one."""
+    """One TOML table being read against its declaration (:mod:`pipeline.recipe_schema`; None:
+    keys of any name). Its keys are checked first, so a misspelt key is reported as unknown
+    rather than as a missing one."""
 
-    def __init__(self, value: object, path: str, source: str, keys: tuple[str, ...] | None) -> None:
-        self.path, self.source = path, source
+    def __init__(self, value: object, path: str, source: str, schema: Table | None) -> None:
+        self.path, self.source, self.schema = path, source, schema
         if not isinstance(value, Mapping):
             self._fail(path, f"got {_shown(value)}; allowed: a table")
         self.value: Mapping[str, Any] = value
+        keys = schema.names if schema is not None else None
         unknown = [key for key in value if keys is not None and key not in keys]
         if unknown:
             self.fail(str(unknown[0]), f"unknown key; allowed keys: {_listed(keys or ())}")
@@ -278,50 +196,62 @@ class _Table:
     def fail(self, key: str, problem: str) -> NoReturn:
         self._fail(self.where(key), problem)
 
+    def refuse(self, key: str, value: object, choices: tuple[object, ...] = ()) -> NoReturn:
+        """Fail on ``value`` of ``key``, saying what the declaration says the key takes (and,
+        for a choice known only when reading, the choices)."""
+        assert self.schema is not None
+        allowed = self.schema[key].allowed
+        if choices:
+            allowed = f"one of {_listed(choices)} ({allowed})"
+        self.fail(key, f"got {_shown(value)}; allowed: {allowed}")
+
     def get(self, key: str, default: object) -> Any:
         if key in self.value:
             return self.value[key]
         if default is _REQUIRED:
             self.fail(key, "is required")
-        return default
+        return None if default is NONE else default
 
-    def string(self, key: str, default: object = _REQUIRED, choices: tuple[str, ...] = ()) -> Any:
-        value = self.get(key, default)
-        if value is default:
+    def read(self, name: str, choices: tuple[object, ...] = ()) -> Any:
+        """The value of a declared key, checked as its declaration says (``choices`` for a
+        choice only known when reading, such as the recipe's tier names)."""
+        assert self.schema is not None
+        key: Key = self.schema[name]
+        value = self.get(name, key.default)
+        if name not in self.value:
             return value
-        allowed = f"one of {_listed(choices)}" if choices else "a string"
-        if not isinstance(value, str) or (choices and value not in choices):
-            self.fail(key, f"got {_shown(value)}; allowed: {allowed}")
+        if not _fits(key, value, choices or key.choices):
+            self.refuse(name, value, choices)
         return value
 
-    def integer(
-        self, key: str, default: object = _REQUIRED, low: int = 0, high: int | None = None
-    ) -> Any:
-        value = self.get(key, default)
-        if value is default:
-            return value
-        allowed = f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
-        if not _is_int(value) or value < low or (high is not None and value > high):
-            self.fail(key, f"got {_shown(value)}; allowed: {allowed}")
-        return value
-
-    def boolean(self, key: str, default: bool) -> bool:
-        value = self.get(key, default)
-        if not isinstance(value, bool):
-            self.fail(key, f"got {_shown(value)}; allowed: true or false")
-        return value
-
-    def table(self, key: str, keys: tuple[str, ...] | None) -> _Table:
+    def table(self, key: str, schema: Table | None) -> _Table:
         """A sub-table (empty when absent)."""
-        return _Table(self.get(key, {}), self.where(key), self.source, keys)
+        return _Table(self.get(key, {}), self.where(key), self.source, schema)
 
-    def tables(self, key: str, keys: tuple[str, ...]) -> list[_Table]:
-        """An array of tables (``[[key]]``), required and non-empty."""
+    def tables(self, key: str, schema: Table, most: int) -> list[_Table]:
+        """An array of tables (``[[key]]``), required, non-empty and of at most ``most``."""
         value = self.get(key, _REQUIRED)
         if not isinstance(value, list) or not value:
             self.fail(key, f"got {_shown(value)}; allowed: one or more [[{key}]] tables")
+        if len(value) > most:
+            self.fail(key, f"{len(value)} tables; a recipe may have {most} at most")
         where = self.where(key)
-        return [_Table(item, f"{where}[{i}]", self.source, keys) for i, item in enumerate(value)]
+        return [_Table(item, f"{where}[{i}]", self.source, schema) for i, item in enumerate(value)]
+
+
+def _fits(key: Key, value: object, choices: tuple[object, ...]) -> bool:
+    """Whether ``value`` is what ``key`` takes on its own (``value`` keys are checked by their
+    readers, with the other keys they depend on)."""
+    if key.kind == "string":
+        return isinstance(value, str)
+    if key.kind == "boolean":
+        return isinstance(value, bool)
+    if key.kind == "integer":
+        high = key.high if key.high is not None else value
+        return _is_int(value) and key.low <= value <= high  # type: ignore[operator]
+    if key.kind == "choice":
+        return isinstance(value, str) and value in choices
+    return True
 
 
 def usable_jobs(n_jobs: object) -> bool:
@@ -356,14 +286,14 @@ def _tiers(top: _Table) -> tuple[Tier, ...]:
 
 
 def _parallel(top: _Table, base: Path = Path()) -> ParallelSpec:
-    table = top.table("parallel", PARALLEL_KEYS)
-    n_jobs = table.get("n_jobs", ALL_CORES)
+    table = top.table("parallel", PARALLEL)
+    n_jobs = table.read("n_jobs")
     if not usable_jobs(n_jobs):
-        table.fail("n_jobs", f"got {_shown(n_jobs)}; allowed: {JOBS_ALLOWED}")
-    backend = table.string("backend", "loky", BACKENDS)
-    scheduler = table.string("scheduler", None)
-    insecure = table.boolean("insecure", False)
-    tls = {key: table.string(key, None) for key in TLS_KEYS}
+        table.refuse("n_jobs", n_jobs)
+    backend = table.read("backend")
+    scheduler = table.read("scheduler")
+    insecure = table.read("insecure")
+    tls = {key: table.read(key) for key in TLS_KEYS}
     if scheduler is not None:
         try:
             address = check_scheduler_address(scheduler, insecure)
@@ -372,7 +302,7 @@ def _parallel(top: _Table, base: Path = Path()) -> ParallelSpec:
         if address.tls and (tls["tls_ca"] is None or tls["tls_cert"] is None):
             needs = "tls_ca and tls_cert (--tls-ca, --tls-cert) are required"
             table.fail("scheduler", f"{scheduler} is tls://: {needs}")
-    chunk_size = table.integer("chunk_size", DEFAULT_CHUNK_SIZE, 1)
+    chunk_size = table.read("chunk_size")
     paths = {key: None if name is None else base / name for key, name in tls.items()}
     return ParallelSpec(n_jobs, backend, scheduler, chunk_size, insecure, **paths)
 
@@ -383,21 +313,21 @@ def _trim(table: _Table) -> dict[str, Any]:
     value = table.get("trim", None)
     if value is None or not isinstance(value, Mapping):
         return {} if value is None else {"trim": value}
-    custom = table.table("trim", TRIM_KEYS)
-    return {"trim": CUSTOM, **{side: custom.get(side, _REQUIRED) for side in TRIM_KEYS}}
+    custom = table.table("trim", TRIM)
+    return {"trim": CUSTOM, **{side: custom.get(side, _REQUIRED) for side in TRIM.names}}
 
 
 def _print(top: _Table, tier_names: tuple[str, ...]) -> PrintSpec:
     """The ``[print]`` table: its keys read here, their values checked by PrintOptions."""
-    table = top.table("print", PRINT_KEYS)
+    table = top.table("print", PRINT)
     fields = {key: table.value[key] for key in PRINT_OPTION_KEYS if key in table.value}
     fields.update(_trim(table))
     fields["worked_solutions"] = _tier_list(table, "worked_solutions", tier_names)
-    about = table.boolean("about", True)
+    about = table.read("about")
     try:
         return PrintSpec(PrintOptions(**fields), about)
     except PrintOptionError as exc:
-        key = f"trim.{exc.field}" if exc.field in TRIM_KEYS else exc.field
+        key = f"trim.{exc.field}" if exc.field in TRIM.names else exc.field
         table.fail(key, exc.problem)
 
 
@@ -415,8 +345,12 @@ def _tier_list(table: _Table, key: str, names: tuple[str, ...]) -> tuple[str, ..
 
 def _shape(table: _Table) -> tuple[int, int, int]:
     """(size, box rows, box cols) from ``size`` and/or ``box``."""
-    size = table.integer("size", None)
-    box = table.string("box", None)
+    size = table.read("size")
+    box = table.read("box")
+    if size is not None and not _is_int(size):
+        table.refuse("size", size)
+    if box is not None and not isinstance(box, str):
+        table.refuse("box", box)
     try:  # the range and fit of both: engine.geometry.box_shape; every puzzle's id needs its form
         rows, cols = box_shape(DEFAULT_SIZE if size is None and box is None else size, box)
         check_canon_size(rows * cols)
@@ -428,7 +362,9 @@ def _shape(table: _Table) -> tuple[int, int, int]:
 
 def _source(table: _Table, base: Path) -> Path | None:
     """The file a section prints puzzles from (relative to the recipe's folder), or None."""
-    name = table.string("source", None)
+    name = table.read("source")
+    if name is not None and not isinstance(name, str):
+        table.refuse("source", name)
     if name is None:
         if "order" in table.value:
             table.fail("order", "applies only to a section with source = a puzzle file")
@@ -457,24 +393,25 @@ def _section(
     table: _Table, own: tuple[Tier, ...], tiers: tuple[str, ...], base: Path
 ) -> SectionSpec:
     size, rows, cols = _shape(table)
-    tier = table.string("tier", _REQUIRED, tiers)
+    tier = table.read("tier", tiers)
+    title = table.read("title")
     section = SectionSpec(
-        title=table.string("title", tier.replace("_", " ").capitalize()),
+        title=tier.replace("_", " ").capitalize() if title is None else title,
         size=size,
         box_rows=rows,
         box_cols=cols,
         tier=tier,
-        count=table.integer("count", _REQUIRED, 1, MAX_SECTION_COUNT),
-        symmetry=table.string("symmetry", "none", SYMMETRIES),
-        minimal=table.boolean("minimal", True),
+        count=table.read("count"),
+        symmetry=table.read("symmetry"),
+        minimal=table.read("minimal"),
         layout=table.get(
             "layout", SMALL_GRID_LAYOUT if size <= DEFAULT_SIZE else LARGE_GRID_LAYOUT
         ),
         source=_source(table, base),
-        order=table.string("order", "file", ORDERS),
+        order=table.read("order"),
     )
     if not _is_int(section.layout) or section.layout not in LAYOUTS:
-        table.fail("layout", f"got {_shown(section.layout)}; allowed: one of {_listed(LAYOUTS)}")
+        table.refuse("layout", section.layout)
     if not section.title.strip():
         table.fail("title", "is empty; allowed: a non-empty string")
     if section.source is None:
@@ -484,18 +421,18 @@ def _section(
 
 def _output(top: _Table, base: Path = Path()) -> Path:
     """The output folder; a relative one is taken relative to ``base`` (the recipe's folder)."""
-    output = top.string("output", "output")
-    if not output.strip():
-        top.fail("output", "is empty; allowed: a folder path")
+    output = top.read("output")
+    if not isinstance(output, str) or not output.strip():
+        top.refuse("output", output)
     return Path(os.path.normpath(base / output))
 
 
 def _timezone(top: _Table) -> str:
-    name = top.string("timezone", DEFAULT_TIMEZONE)
+    name = top.read("timezone")
     try:
         ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        top.fail("timezone", f'got {name!r}; allowed: an IANA time zone such as "Europe/Paris"')
+    except (ZoneInfoNotFoundError, ValueError, TypeError):
+        top.refuse("timezone", name)
     return name
 
 
@@ -504,26 +441,55 @@ def parse_recipe(
 ) -> Recipe:
     """Validate a recipe already read from TOML; ``source`` names it in error messages, ``base``
     is the folder that sections' ``source`` files and a relative ``output`` are relative to."""
-    top = _Table(mapping, "", source, TOP_KEYS)
-    title = top.string("title")
+    top = _Table(mapping, "", source, TOP)
+    title = top.read("title")
     if not title.strip():
         top.fail("title", "is empty; allowed: a non-empty string")
     tiers = _tiers(top)
     names = tuple(dict.fromkeys((*TIERS, *(band.name for band in tiers))))
-    return Recipe(
+    recipe = Recipe(
         title=title,
-        author=top.string("author", ""),
-        seed=top.integer("seed", None, 0, MAX_SEED),
+        author=top.read("author"),
+        seed=top.read("seed"),
         timezone=_timezone(top),
         output=_output(top, base),
         tiers=tiers,
         parallel=_parallel(top, base),
         print=_print(top, names),
         sections=tuple(
-            _section(table, tiers, names, base) for table in top.tables("sections", SECTION_KEYS)
+            _section(table, tiers, names, base)
+            for table in top.tables("sections", SECTION, MAX_SECTIONS)
         ),
         source=source,
     )
+    _check_size(top, recipe)
+    return recipe
+
+
+LARGE_PRINT_PER_PAGE = 2  # large print sets at most this many puzzles on a page
+
+
+def _check_size(top: _Table, recipe: Recipe) -> None:
+    """Refuse, before any work, a book larger than the limits of
+    :data:`pipeline.recipe_schema.LIMITS`: its puzzles, and the pages its puzzles alone would
+    take (fewer than the book's, so no book the renderer would bind is refused here)."""
+    total = sum(section.count for section in recipe.sections)
+    if total > MAX_PUZZLES:
+        top.fail("sections", f"{total} puzzles in all; a book holds {MAX_PUZZLES} at most")
+    large = recipe.print.options.large_print
+    pages = sum(
+        -(
+            -section.count
+            // (max(section.layout, LARGE_PRINT_PER_PAGE) if large else section.layout)
+        )
+        for section in recipe.sections
+    )
+    if pages > MAX_PAGES:
+        top.fail(
+            "sections",
+            f"the puzzles alone fill {pages} pages; a bound book holds {MAX_PAGES} at most "
+            "(fewer puzzles, more puzzles a page with layout, or several books)",
+        )
 
 
 def with_overrides(
@@ -551,11 +517,11 @@ def with_overrides(
     }
     if seed is not None or recipe.seed is not None:
         mapping["seed"] = recipe.seed if seed is None else seed
-    top = _Table(mapping, "", f"{recipe.source} with command-line options", TOP_KEYS)
+    top = _Table(mapping, "", f"{recipe.source} with command-line options", TOP)
     return dataclasses.replace(
         recipe,
         output=_output(top),
-        seed=top.integer("seed", None, 0, MAX_SEED),
+        seed=top.read("seed"),
         parallel=_parallel(top),
     )
 
@@ -572,7 +538,7 @@ def _given(options: Mapping[str, Any]) -> dict[str, Any]:
 def parallel_options(options: Mapping[str, Any]) -> ParallelSpec:
     """A ``[parallel]`` table from a command's options (``--jobs``, ``--backend``,
     ``--scheduler`` ...; None for not given), checked by the recipe's rules."""
-    top = _Table({"parallel": _given(options)}, "", "command-line options", TOP_KEYS)
+    top = _Table({"parallel": _given(options)}, "", "command-line options", TOP)
     return _parallel(top)
 
 
@@ -581,13 +547,19 @@ def load_recipe(path: str | Path) -> Recipe:
     path = Path(path)
     try:
         with path.open("rb") as handle:
-            mapping = tomllib.load(handle)
+            data = handle.read(MAX_TOML_BYTES + 1)
     except OSError as exc:
         raise RecipeError(f"{path}: cannot read recipe: {exc.strerror or exc}") from None
+    if len(data) > MAX_TOML_BYTES:
+        raise RecipeError(f"{path}: over {MAX_TOML_BYTES} bytes; a recipe is a page of text")
+    try:
+        mapping = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise RecipeError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise RecipeError(f"{path}: TOML syntax error: {exc}") from None
+    except RecursionError:  # tomllib recurses once per level of nested arrays or tables
+        raise RecipeError(f"{path}: arrays or tables nested too deep to read") from None
     return parse_recipe(mapping, str(path), path.parent)
 
 

@@ -31,7 +31,8 @@ from engine import InvalidPuzzle, MultipleSolutions, NoSolution, Tier
 from engine.canon import canonical_many
 from engine.dig import DigFailed, DigResult, ImpossibleBand, dig
 from pipeline.errors import PipelineError
-from pipeline.recipe import DEFAULT_CHUNK_SIZE, SectionSpec, bands_for
+from pipeline.recipe import SectionSpec, bands_for
+from pipeline.recipe_schema import DEFAULT_CHUNK_SIZE
 from pipeline.store import puzzle_id
 
 #: Items per seeded chunk of ``pipeline generate`` and ``pipeline dig``: fixed, so their

@@ -16,7 +16,12 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "pipeline")
 #: What the workers' contract may import from pipeline/: the leaves it is built on.
-TASKS_MAY_IMPORT = {"pipeline.errors", "pipeline.recipe", "pipeline.store"}
+TASKS_MAY_IMPORT = {
+    "pipeline.errors",
+    "pipeline.recipe",
+    "pipeline.recipe_schema",
+    "pipeline.store",
+}
 
 
 def module_files(root: Path = ROOT) -> dict[str, Path]:

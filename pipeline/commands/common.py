@@ -23,7 +23,8 @@ def _usable_jobs(value: int | None) -> int | None:
     """Refuse a worker count joblib would misread, before the command starts."""
     if value is None:
         return value
-    from pipeline.recipe import JOBS_ALLOWED, usable_jobs
+    from pipeline.recipe import usable_jobs
+    from pipeline.recipe_schema import JOBS_ALLOWED
 
     if not usable_jobs(value):
         raise typer.BadParameter(f"got {value}; allowed: {JOBS_ALLOWED}")

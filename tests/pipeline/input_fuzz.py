@@ -37,7 +37,8 @@ import engine
 from pipeline.formats import InputRow, read_puzzles
 from pipeline.formats.sources import MAX_LINE_CHARS
 from pipeline.formats.tables import headerless
-from pipeline.recipe import MAX_SEED, RecipeError, load_recipe, with_overrides
+from pipeline.recipe import RecipeError, load_recipe, with_overrides
+from pipeline.recipe_schema import MAX_SEED
 
 NEWLINE = re.compile(r"\r\n|\r|\n")  # the readers' universal newlines
 SOLUTIONS = {n: engine.random_grid(n, seed=n) for n in (4, 6, 9)}

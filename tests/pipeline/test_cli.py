@@ -133,8 +133,8 @@ def test_flags_show_no_value_and_choices_are_listed() -> None:
 def test_choices_match_the_modules_that_own_them() -> None:
     import engine
     import pipeline.grade
-    import pipeline.recipe
-    import pipeline.run
+    import pipeline.recipe_schema as schema
+    import pipeline.store
     from engine.dig import SYMMETRIES
     from engine.geometry import MAX_SIZE, MIN_SIZE
     from pipeline.commands import choices
@@ -144,14 +144,14 @@ def test_choices_match_the_modules_that_own_them() -> None:
     from pipeline.render.page import TRIMS
 
     assert choices.TIERS == engine.TIERS and choices.SYMMETRIES == SYMMETRIES
-    assert choices.BACKENDS == pipeline.recipe.BACKENDS and choices.FORMATS == FORMATS
+    assert choices.BACKENDS == schema.BACKENDS and choices.FORMATS == FORMATS
     assert tuple(TRIMS) == choices.TRIMS and choices.LAYOUTS == LAYOUTS
     assert choices.IMPOSITIONS == IMPOSITIONS
     assert (choices.MIN_SIZE, choices.MAX_SIZE) == (MIN_SIZE, MAX_SIZE)
-    assert choices.ALL_CORES == pipeline.recipe.ALL_CORES
-    assert choices.MAX_SEED == pipeline.recipe.MAX_SEED
-    assert choices.PUZZLES_FILE == pipeline.run.PUZZLES_FILE
-    assert choices.DEFAULT_CHUNK_SIZE == pipeline.recipe.DEFAULT_CHUNK_SIZE
+    assert choices.ALL_CORES == schema.ALL_CORES
+    assert choices.MAX_SEED == schema.MAX_SEED
+    assert choices.PUZZLES_FILE == pipeline.store.PUZZLES_FILE
+    assert choices.DEFAULT_CHUNK_SIZE == schema.DEFAULT_CHUNK_SIZE
     assert choices.DEFAULT_GRADE_CHUNK == pipeline.grade.DEFAULT_CHUNK
 
 

@@ -24,7 +24,8 @@ from pipeline.app import INTERNAL_ERROR, TRACEBACK_PREFIX
 from pipeline.cli import app
 from pipeline.formats import FormatError, read_puzzles
 from pipeline.formats.sources import MAX_LINE_CHARS, SNIFF_BYTES
-from pipeline.recipe import MAX_SEED, RecipeError, load_recipe
+from pipeline.recipe import RecipeError, load_recipe
+from pipeline.recipe_schema import MAX_SEED
 from tests.pipeline.test_grade_command import CLASH, SOLUTION, UNIQUE
 
 runner = CliRunner()

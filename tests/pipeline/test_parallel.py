@@ -26,7 +26,8 @@ from pipeline.parallel import (
     usable_cores,
 )
 from pipeline.recheck import check_dug
-from pipeline.recipe import ALL_CORES, ParallelSpec, SectionSpec
+from pipeline.recipe import ParallelSpec, SectionSpec
+from pipeline.recipe_schema import ALL_CORES
 from pipeline.store import read_rows
 from pipeline.tasks import (
     SEED_CHUNK,

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import copy
 import math
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import engine
 from engine.dig import tiers_for
 from engine.tiers import TIERS
+from pipeline import recipe_schema
 from pipeline.recipe import (
     RecipeError,
     bands_for,
@@ -328,3 +331,91 @@ def test_overrides_are_checked_like_the_file():
         with_overrides(recipe, n_jobs=0)
     with pytest.raises(RecipeError, match=r"command-line options: seed: got -2"):
         with_overrides(recipe, seed=-2)
+
+
+def test_the_documented_key_list_is_the_declared_one() -> None:
+    """docs/recipes.md is generated from the schema; regenerate it with
+    ``python -m pipeline.recipe_schema > docs/recipes.md``."""
+    documented = (CONFIGS.parent / "docs" / "recipes.md").read_text(encoding="utf-8")
+    assert documented == recipe_schema.markdown()
+    for table in recipe_schema.TABLES:
+        for key in table.keys:
+            assert f"| `{key.name}` | {key.allowed} |" in documented
+
+
+READ_TABLES = ("", "parallel", "sections")  # tables whose keys the reader checks one by one
+HOSTILE = {
+    "many sections": "[[sections]]\ntier = 'easy'\ncount = 1000000\n" * 2_000,
+    "tiny sections": "[[sections]]\ntier = 'easy'\ncount = 1\n" * 20_000,
+    "too many pages": "[[sections]]\ntier = 'easy'\ncount = 100000\nlayout = 6\n",
+    "deep arrays": "x = " + "[" * 100_000 + "]" * 100_000 + "\n",
+    "deep tables": "x = " + "{a = " * 100_000 + "1" + "}" * 100_000 + "\n",
+    "huge string": f'author = "{"x" * 2_000_000}"\n[[sections]]\ntier = "easy"\ncount = 1\n',
+}
+HOSTILE_FAULT = {
+    "many sections": "sections: 2000 tables; a recipe may have 200 at most",
+    "tiny sections": "sections: 20000 tables; a recipe may have 200 at most",
+    "too many pages": "sections: the puzzles alone fill 16667 pages",
+    "deep arrays": "nested too deep",
+    "deep tables": "nested too deep",
+    "huge string": "over 1048576 bytes",
+}
+#: Runs ``pipeline`` and prints its exit code, the peak memory of it alone (KB) and its seconds.
+MEASURED = (
+    "import resource, subprocess, sys, time\n"
+    "start = time.perf_counter()\n"
+    "done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+    "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,\n"
+    "      time.perf_counter() - start)\n"
+    "print(done.stderr, end='')\n"
+)
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_a_hostile_recipe_is_refused_at_once_naming_its_fault(tmp_path: Path, case: str) -> None:
+    """The real CLI: exit 2 with one Error line before any work, in no more memory than the
+    command's own imports take (about 210 MB; bench/recipe_limits_bench.py times it)."""
+    recipe = tmp_path / "hostile.toml"
+    recipe.write_text('title = "Hostile"\nseed = 1\n' + HOSTILE[case])
+    script = Path(sys.executable).with_name("pipeline")
+    command = [sys.executable, "-c", MEASURED, str(script), "run", str(recipe), "-q"]
+    first, *errors = subprocess.run(command, capture_output=True, text=True).stdout.splitlines()
+    code, peak_kb, _ = first.split()
+    assert int(code) == 2 and len(errors) == 1
+    assert errors[0].startswith(f"Error: {recipe}") and HOSTILE_FAULT[case] in errors[0]
+    assert int(peak_kb) < 300 << 10, peak_kb
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    table=st.sampled_from(
+        [t for t in recipe_schema.TABLES if t.name in ("", "parallel", "sections")]
+    ),
+    value=st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(allow_nan=True),
+        st.text(max_size=20),
+        st.lists(st.integers(), max_size=3),
+        st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+    ),
+    data=st.data(),
+)
+def test_any_value_of_any_key_loads_or_names_that_key(table, value, data) -> None:
+    key = data.draw(st.sampled_from(table.names))
+    assume(value is not None)  # TOML has no null
+    mapping = tomllib.loads(VALID)
+    where = mapping if not table.name else mapping.setdefault(table.name, {})
+    if table.name == "sections":
+        where = mapping["sections"][0]
+    where[key] = value
+    try:
+        parse_recipe(mapping, SOURCE)
+    except RecipeError as exc:
+        message = str(exc)
+        named = ".".join(part for part in (table.name, key) if part)
+        named = named.replace("sections.", "sections[0].")
+        # the key itself, a key it depends on in the same section, or a limit of the whole book
+        assert message.startswith(f"{SOURCE}: ")
+        assert any(part in message for part in (named, "sections[0].", ": sections: ")), message

@@ -102,7 +102,7 @@ EXPORT_SCHEMA = CATALOG_SCHEMA.append(pa.field("size", pa.int32())).append(
 EXPORT_QUERY = """
     SELECT puzzles.id, box_rows, box_cols, canonical, tier, book, run_id, size, printed
     FROM puzzles JOIN books USING (run_id)
-    ORDER BY size, run_id, puzzles.id"""
+    ORDER BY puzzles.id"""
 
 
 class CatalogError(StoreError):
@@ -575,10 +575,10 @@ class Catalog:
             ):
                 cursor = db.execute(EXPORT_QUERY)
                 while batch := cursor.fetchmany(EXPORT_BATCH):
-                    columns = [list(column) for column in zip(*batch, strict=True)]
-                    columns[-1] = [datetime.fromisoformat(value) for value in columns[-1]]
+                    columns = zip(*batch, strict=True)  # 'printed' is ISO text: Arrow casts it
                     arrays = [
-                        pa.array(c, f.type) for c, f in zip(columns, EXPORT_SCHEMA, strict=True)
+                        pa.array(column).cast(field.type)
+                        for column, field in zip(columns, EXPORT_SCHEMA, strict=True)
                     ]
                     writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=EXPORT_SCHEMA))
                     count += len(batch)

@@ -1,58 +1,116 @@
-"""The catalog: every puzzle id already in a book, shared by all runs into one output folder.
+"""The catalog: every puzzle already printed in a book, shared by all runs into one output folder,
+so that no puzzle is ever printed twice.
 
-It is a transaction across processes. ``<output>/catalog/`` holds only the committed ids, as a
-Hive-partitioned Parquet dataset any reader takes whole: ``size=<n>/<run-id>.parquet``, the ids of
-one printed book. Its bookkeeping sits beside it in ``<output>/.catalog/``:
+It is one SQLite database, ``<output>/catalog.sqlite``, in WAL mode (a reader never waits for a
+writer), with a busy timeout (writers queue instead of failing) and foreign keys on. Its tables:
 
-- ``manifest.json``: the schema, and the rows and sha256 of every committed file (what ``check``
-  compares, so a deleted, renamed, retyped or edited file is found);
-- ``reserved/<run-id>.parquet``: ids a running book has chosen but not printed yet, and
-  ``reserved/<run-id>.lock``, which that run holds (``flock``) for as long as it lives;
-- ``lock``: held for each short transaction (read, reserve, commit, release, check, rebuild).
+- ``books``: one row per printed book: run id, book (the title's slug), when it was printed;
+- ``puzzles``: one row per printed puzzle, keyed by its id (a hash of its canonical form, so a
+  disguised copy has the same one), with its run, box shape, size, canonical form and tier;
+- ``reservations``: ids a running book has chosen but not printed yet, with its run;
+- ``imports``: the old Parquet catalogs already imported, by their manifest's sha256.
 
-A run reserves its ids once it has chosen them: the reservation fails, naming the ids taken, when
-another book has committed or reserved any of them, and the run chooses again without those. Ids
-are committed only once the book's PDF exists; a run that fails releases its reservation, and one
-that was killed holds no lock any more, so the next transaction drops its reservation.
+``PRAGMA user_version`` is the schema version. Every change is one ``BEGIN IMMEDIATE``
+transaction: two books made at once can never both hold a puzzle (an id is UNIQUE in each table,
+and a reservation is refused while another run prints or reserves any of its ids), and a run
+killed in the middle of a change leaves nothing half-written.
+
+A reservation belongs to a live run. A row cannot tell whether its process still lives: a pid can
+be reused by another process, and a heartbeat needs a timeout too long for a killed run or too
+short for a slow one. So each reserving run holds an OS lock (:class:`pipeline.locks.FileLock`)
+on ``<output>/catalog.runs/<run-id>.lock`` for as long as it lives, which the kernel drops when
+the process dies, however it dies. Every change first tries the lock of each reserving run, and
+deletes in the same transaction the reservations of a run whose lock it could take.
+
+An old catalog (the Parquet dataset ``<output>/catalog/size=*/*.parquet`` with
+``<output>/.catalog/manifest.json``) is imported once, in one transaction, the first time the
+database is used; its files are left in place.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from pipeline.formats import FormatError
+from pipeline.formats.writers import atomic_path
 from pipeline.locks import FileLock, Locked, file_lock
 from pipeline.store import (
     CATALOG,
     CATALOG_SCHEMA,
     MANIFEST_FILE,
     PUZZLES_FILE,
-    SCHEMA_VERSION,
     StoreError,
     make_folder,
     read_rows,
-    write_json,
-    write_table,
 )
 
-BOOKKEEPING = ".catalog"  # beside the dataset, so that readers of the dataset see only ids
-RESERVED = "reserved"
-LOCK = ".lock"  # suffix of a reservation's lock
-TRANSACTION_LOCK = "lock"
+DATABASE = "catalog.sqlite"
+RUN_LOCKS = "catalog.runs"  # beside the database: one lock file per reserving run
+LOCK = ".lock"
+SCHEMA_VERSION = 1  # PRAGMA user_version of a database this module writes
+BUSY_TIMEOUT = 60.0  # seconds a change waits for another process's change to finish
+OLD_BOOKKEEPING = ".catalog"  # an old catalog's manifest folder, beside its dataset
 HASH_BLOCK = 1 << 20  # bytes read at a time for a file's sha256
+EXPORT_BATCH = 100_000  # rows read from the database per Parquet row group
+DAMAGE = ("SQLITE_CORRUPT", "SQLITE_NOTADB")  # error names that mean the file is damaged
+
+TABLES = {
+    "books": """CREATE TABLE books (
+        run_id  TEXT PRIMARY KEY,
+        book    TEXT NOT NULL,
+        printed TEXT NOT NULL)""",
+    "puzzles": """CREATE TABLE puzzles (
+        id        TEXT PRIMARY KEY,
+        run_id    TEXT NOT NULL REFERENCES books (run_id) ON DELETE CASCADE,
+        box_rows  INTEGER NOT NULL CHECK (box_rows > 0),
+        box_cols  INTEGER NOT NULL CHECK (box_cols > 0),
+        size      INTEGER NOT NULL CHECK (size = box_rows * box_cols),
+        canonical TEXT NOT NULL,
+        tier      TEXT NOT NULL) WITHOUT ROWID""",
+    "reservations": """CREATE TABLE reservations (
+        id       TEXT PRIMARY KEY,
+        run_id   TEXT NOT NULL,
+        reserved TEXT NOT NULL) WITHOUT ROWID""",
+    "imports": """CREATE TABLE imports (
+        manifest_sha256 TEXT PRIMARY KEY,
+        source          TEXT NOT NULL,
+        imported        TEXT NOT NULL,
+        books           INTEGER NOT NULL,
+        puzzles         INTEGER NOT NULL)""",
+}
+INDEXES = (
+    "CREATE INDEX puzzles_by_run ON puzzles (run_id)",
+    "CREATE INDEX reservations_by_run ON reservations (run_id)",
+)
+
+#: ``pipeline catalog export``: the catalog's columns, the grid size and when the book was printed.
+EXPORT_SCHEMA = CATALOG_SCHEMA.append(pa.field("size", pa.int32())).append(
+    pa.field("printed", pa.timestamp("us", tz="UTC"))
+)
+EXPORT_QUERY = """
+    SELECT puzzles.id, box_rows, box_cols, canonical, tier, book, run_id, size, printed
+    FROM puzzles JOIN books USING (run_id)
+    ORDER BY puzzles.id"""
 
 
-class CatalogDamaged(StoreError):
-    """The catalog does not match its manifest: using it could print a puzzle twice."""
+class CatalogError(StoreError):
+    """The catalog cannot be used or changed; the message names the file or the run at fault."""
+
+
+class CatalogDamaged(CatalogError):
+    """The catalog is damaged or misses a printed book: using it could print a puzzle twice."""
 
     def __init__(self, output: Path, problems: Sequence[str]) -> None:
         self.problems = list(problems)
@@ -65,18 +123,25 @@ class CatalogDamaged(StoreError):
 
 
 @dataclass(frozen=True)
+class Imported:
+    """What ``import_old`` added: books and puzzles new to the database (0 when done before)."""
+
+    source: Path
+    books: int
+    puzzles: int
+    already: bool  # imported before: nothing was read
+    dropped: list[str]  # old files that could not be read, each with its reason (rebuild only)
+
+
+@dataclass(frozen=True)
 class Rebuilt:
     """What ``rebuild`` made the catalog from."""
 
-    books: int  # finished run folders read
-    salvaged: int  # catalog files kept because they still read with the right schema
-    dropped: list[str]  # catalog files that could not be kept, each with its reason
-    ids: int  # ids in the rebuilt catalog
-
-
-def schema_fields(schema: pa.Schema) -> list[list[str]]:
-    """A schema's columns and types, as the manifest records them."""
-    return [[item.name, str(item.type)] for item in schema]
+    books: int  # printed books whose run folder was read
+    kept: int  # puzzles of other runs the database still held
+    imported: Imported | None  # an old catalog not imported before
+    unaccounted: list[str]  # printed books whose puzzles could not all be recorded, and why
+    ids: int  # puzzles in the rebuilt catalog
 
 
 def sha256(path: Path) -> str:
@@ -85,6 +150,11 @@ def sha256(path: Path) -> str:
         while block := data.read(HASH_BLOCK):
             digest.update(block)
     return digest.hexdigest()
+
+
+def now() -> str:
+    """The time of a change, as the tables keep it (ISO 8601, UTC)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def finished_books(output: Path) -> list[tuple[Path, str]]:
@@ -104,8 +174,30 @@ def finished_books(output: Path) -> list[tuple[Path, str]]:
     return found
 
 
-def _size(row: Mapping[str, Any]) -> int:
-    return int(row["box_rows"]) * int(row["box_cols"])
+def lock_name(rid: str) -> str:
+    """The file name of ``rid``'s reservation lock; a run id that cannot be one is refused."""
+    if not rid or rid in (".", "..") or "/" in rid or "\0" in rid:
+        raise CatalogError(f"run id {rid!r} cannot name a lock file in {RUN_LOCKS}/")
+    return f"{rid}{LOCK}"
+
+
+def puzzle_entry(rid: str, row: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A ``puzzles`` row from a puzzle dict (the size is computed, never trusted)."""
+    box_rows, box_cols = int(row["box_rows"]), int(row["box_cols"])
+    return (row["id"], rid, box_rows, box_cols, box_rows * box_cols, row["canonical"], row["tier"])
+
+
+@contextmanager
+def transaction(db: sqlite3.Connection, mode: str = "IMMEDIATE") -> Iterator[None]:
+    """``BEGIN <mode>`` ... ``COMMIT``; anything raised in the block rolls it all back."""
+    db.execute(f"BEGIN {mode}")
+    try:
+        yield
+    except BaseException:
+        if db.in_transaction:  # SQLite itself rolls back after some errors (a full disk)
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 class Catalog:
@@ -113,263 +205,383 @@ class Catalog:
 
     def __init__(self, output: Path) -> None:
         self.output = Path(output)
-        self.root = self.output / CATALOG
-        self.bookkeeping = self.output / BOOKKEEPING
+        self.database = self.output / DATABASE
+        self.run_locks = self.output / RUN_LOCKS
         self._held: dict[str, FileLock] = {}  # run id -> the held lock of its reservation
+        self._prepared = False  # schema checked and old catalog imported, by this object
 
-    # -- transactions -------------------------------------------------------------------------
+    # -- connections and transactions ---------------------------------------------------------
+
+    def _refuse_links(self) -> None:
+        """Nothing is ever written through a link planted at the database's paths."""
+        for path in (self.database, *self._journals(), self.run_locks):
+            if path.is_symlink():
+                raise CatalogError(
+                    f"{path}: is a symbolic link; the catalog is never written through one: "
+                    "remove it and try again"
+                )
+
+    def _journals(self) -> list[Path]:
+        return [self.database.with_name(f"{DATABASE}{suffix}") for suffix in ("-wal", "-shm")]
+
+    def _error(self, exc: sqlite3.Error) -> CatalogError:
+        if getattr(exc, "sqlite_errorname", "").startswith(DAMAGE):
+            return CatalogDamaged(self.output, [f"{self.database}: {exc}"])
+        return CatalogError(f"{self.database}: {exc}")
 
     @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        make_folder(self.bookkeeping / RESERVED)
-        with file_lock(self.bookkeeping / TRANSACTION_LOCK, wait=True):
-            self._drop_dead_reservations()
-            yield
-
-    def _manifest(self) -> dict[str, Any]:
-        path = self.bookkeeping / MANIFEST_FILE
-        if not path.exists():
-            return {"files": {}}
+    def _connection(self, import_old: bool = True) -> Iterator[sqlite3.Connection]:
+        """A connection to the database, its schema made or checked (and, unless
+        ``import_old`` is false, an old catalog imported) once per :class:`Catalog`."""
+        self._refuse_links()
+        make_folder(self.run_locks)
         try:
-            manifest = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(manifest.get("files"), dict):
-                raise ValueError("no 'files' table")
-        except (OSError, ValueError, AttributeError) as exc:
-            raise CatalogDamaged(self.output, [f"{path}: not a catalog manifest: {exc}"]) from None
-        return manifest
+            db = sqlite3.connect(self.database, timeout=BUSY_TIMEOUT, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            db.execute("PRAGMA journal_mode = WAL")
+            if not self._prepared:
+                with transaction(db):
+                    self._prepare(db)
+                    done = self._import_old(db, self.output, strict=True) if import_old else None
+                if done and not done.already:
+                    print(self._imported_line(done), file=sys.stderr)
+                self._prepared = True
+            yield db
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+        finally:
+            db.close()
 
-    def _write_manifest(self, files: Mapping[str, Any]) -> None:
-        manifest = {
-            "schema_version": SCHEMA_VERSION,
-            "schema": schema_fields(CATALOG_SCHEMA),
-            "files": dict(sorted(files.items())),
-        }
-        write_json(manifest, self.bookkeeping / MANIFEST_FILE)
+    def _imported_line(self, done: Imported) -> str:
+        return (
+            f"{self.database}: imported the old catalog {done.source / CATALOG} "
+            f"({done.puzzles} puzzles of {done.books} books); its files are left in place"
+        )
+
+    def _prepare(self, db: sqlite3.Connection) -> None:
+        """Make the tables in a new database; refuse one of another schema version."""
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0 and db.execute("SELECT 1 FROM sqlite_master").fetchone() is None:
+            for statement in (*TABLES.values(), *INDEXES):
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        elif version != SCHEMA_VERSION:
+            found = f"schema version {version}, this pipeline reads {SCHEMA_VERSION}"
+            raise CatalogDamaged(self.output, [f"{self.database}: {found}"])
+
+    @contextmanager
+    def _change(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, which first drops the reservations of dead runs."""
+        with self._connection() as db, transaction(db):
+            self._drop_dead_reservations(db)
+            yield db
 
     # -- reservations -------------------------------------------------------------------------
 
-    def _reservation(self, rid: str, suffix: str) -> Path:
-        return self.bookkeeping / RESERVED / f"{rid}{suffix}"
-
-    def _drop_dead_reservations(self) -> None:
-        """Remove reservations whose run no longer holds their lock (killed, or crashed before
-        releasing), with any file such a run left half-committed."""
-        try:
-            listed: set[str] | None = set(self._manifest()["files"])
-        except CatalogDamaged:
-            listed = None  # which files are committed is unknown: delete none of them
-        for lock in sorted((self.bookkeeping / RESERVED).glob(f"*{LOCK}")):
-            rid = lock.name[: -len(LOCK)]
-            if rid in self._held:
-                continue
+    def _drop_dead_reservations(self, db: sqlite3.Connection) -> None:
+        """Delete the reservations of every run that no longer holds its lock (killed, or
+        crashed before releasing), and the lock files such runs left."""
+        rids = {rid for (rid,) in db.execute("SELECT DISTINCT run_id FROM reservations")}
+        rids |= {path.name[: -len(LOCK)] for path in self.run_locks.glob(f"*{LOCK}")}
+        for rid in sorted(rids - self._held.keys()):
+            path = self.run_locks / lock_name(rid)
             try:
-                with file_lock(lock, wait=False):
-                    self._reservation(rid, ".parquet").unlink(missing_ok=True)
-                    for part in self.root.glob(f"size=*/{rid}.parquet"):
-                        name = part.relative_to(self.root).as_posix()
-                        if listed is not None and name not in listed:
-                            part.unlink()  # written by a commit that was killed half-way
-                    lock.unlink()
+                with file_lock(path, wait=False):
+                    db.execute("DELETE FROM reservations WHERE run_id = ?", (rid,))
+                    path.unlink()
             except Locked:
                 continue  # a live run holds it
-        for orphan in (self.bookkeeping / RESERVED).glob("*.parquet"):  # ids without a lock file
-            if not self._reservation(orphan.stem, LOCK).exists():
-                orphan.unlink()
 
-    def _committed_files(self, exclude_run: str | None) -> list[Path]:
-        return [
-            self.root / name
-            for name in self._manifest()["files"]
-            if exclude_run is None or Path(name).stem != exclude_run
-        ]
-
-    def _reserved_files(self, exclude_run: str | None) -> list[Path]:
-        return [
-            path
-            for path in sorted((self.bookkeeping / RESERVED).glob("*.parquet"))
-            if path.stem != exclude_run
-        ]
-
-    def _ids_in(self, path: Path) -> pa.ChunkedArray:
-        try:
-            return pq.read_table(path, columns=["id"]).column("id")
-        except (OSError, pa.ArrowException, KeyError) as exc:
-            raise CatalogDamaged(self.output, [f"{path}: cannot read ids: {exc}"]) from None
-
-    def _check_or_raise(self) -> None:
-        problems = self._problems()
-        if problems:
-            raise CatalogDamaged(self.output, problems)
+    def _taken(self, db: sqlite3.Connection, rid: str, ids: Sequence[str]) -> set[str]:
+        """Those of ``ids`` another run has printed or reserved."""
+        db.execute("CREATE TEMP TABLE wanted (id TEXT PRIMARY KEY) WITHOUT ROWID")
+        db.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((value,) for value in ids))
+        query = """
+            SELECT id FROM puzzles JOIN wanted USING (id) WHERE run_id != ?1
+            UNION SELECT id FROM reservations JOIN wanted USING (id) WHERE run_id != ?1"""
+        return {value for (value,) in db.execute(query, (rid,))}
 
     def known_ids(self, exclude_run: str | None = None) -> set[str]:
         """Ids in a book or reserved by a live run, leaving out ``exclude_run``'s own (a re-run
-        of the same run); :class:`CatalogDamaged` if the catalog does not match its manifest."""
-        ids: set[str] = set()
-        with self._transaction():
-            self._check_or_raise()
-            for path in self._committed_files(exclude_run) + self._reserved_files(exclude_run):
-                ids.update(self._ids_in(path).to_pylist())
-        return ids
+        of the same run); :class:`CatalogDamaged` if a printed book is missing from it."""
+        with self._connection() as db:
+            with transaction(db):
+                self._drop_dead_reservations(db)
+                missing = self._unrecorded_runs(db)
+            if missing:
+                raise CatalogDamaged(self.output, missing)
+            with transaction(db, "DEFERRED"):  # one snapshot of both tables
+                query = """
+                    SELECT id FROM puzzles WHERE run_id IS NOT ?1
+                    UNION ALL SELECT id FROM reservations WHERE run_id IS NOT ?1"""
+                return {value for (value,) in db.execute(query, (exclude_run,))}
 
     def reserve(self, rid: str, ids: Sequence[str]) -> set[str]:
-        """Reserve ``ids`` for run ``rid`` (which must hold its run lock): all of them, or none
-        when some are committed or reserved by another run, whose ids are returned."""
-        wanted = pa.array(list(ids), pa.string())
-        with self._transaction():
-            taken: set[str] = set()
-            for path in self._committed_files(rid) + self._reserved_files(rid):
-                column = self._ids_in(path)
-                taken.update(column.filter(pc.is_in(column, value_set=wanted)).to_pylist())
+        """Reserve ``ids`` for run ``rid`` (which must hold its run lock), replacing its earlier
+        reservation: all of them, or none when another run has printed or reserved some of
+        them, whose ids are returned."""
+        lock_name(rid)
+        with self._change() as db:
+            taken = self._taken(db, rid, ids)
             if taken:
                 return taken
             self._hold(rid)
-            rows = [{"id": value} for value in ids]
-            write_table(rows, self._reservation(rid, ".parquet"), pa.schema([("id", pa.string())]))
+            db.execute("DELETE FROM reservations WHERE run_id = ?", (rid,))
+            db.execute("INSERT INTO reservations SELECT id, ?, ? FROM wanted", (rid, now()))
         return set()
 
     def _hold(self, rid: str) -> None:
         if rid in self._held:
             return
-        lock = FileLock(self._reservation(rid, LOCK))
+        lock = FileLock(self.run_locks / lock_name(rid))
         try:
             lock.acquire(wait=False)
         except Locked:
-            raise StoreError(f"{lock.path}: another live process reserves for run {rid}") from None
+            raise CatalogError(
+                f"{lock.path}: another live process reserves for run {rid}"
+            ) from None
         self._held[rid] = lock
 
     def _let_go(self, rid: str) -> None:
-        self._reservation(rid, ".parquet").unlink(missing_ok=True)
+        """Drop ``rid``'s lock once its reservation is gone from the database."""
         lock = self._held.pop(rid, None)
         if lock is not None:
-            self._reservation(rid, LOCK).unlink(missing_ok=True)
+            lock.path.unlink(missing_ok=True)
             lock.release()
 
     def release(self, rid: str) -> None:
         """Give back ``rid``'s reserved ids (a run that failed before its book was printed)."""
         if rid in self._held:
-            with self._transaction():
-                self._let_go(rid)
-
-    def commit(self, rid: str, book: str, rows: Sequence[Mapping[str, Any]]) -> list[Path]:
-        """Record a printed book's puzzles, one file per grid size, and end its reservation."""
-        with self._transaction():
-            files = dict(self._manifest()["files"])
-            before = {name for name in files if Path(name).stem == rid}  # a re-run's earlier
-            written = self._write_run(files, rid, book, rows)
-            self._write_manifest(files)
-            for name in before - set(files):  # sizes the book no longer has
-                (self.root / name).unlink(missing_ok=True)
+            with self._change() as db:
+                db.execute("DELETE FROM reservations WHERE run_id = ?", (rid,))
             self._let_go(rid)
-        return written
 
-    def _write_run(
-        self, files: dict[str, Any], rid: str, book: str, rows: Sequence[Mapping[str, Any]]
-    ) -> list[Path]:
-        """Write ``rid``'s catalog files (each replacing the file of its name) and make them
-        ``rid``'s only entries in ``files``."""
-        for name in [name for name in files if Path(name).stem == rid]:
-            del files[name]
-        written = []
-        for size in sorted({_size(row) for row in rows}):
-            path = make_folder(self.root / f"size={size}") / f"{rid}.parquet"
-            entries = [
-                {key: row[key] for key in CATALOG_SCHEMA.names if key in row}
-                | {"book": book, "run_id": rid}
-                for row in rows
-                if _size(row) == size
-            ]
-            count = write_table(entries, path, CATALOG_SCHEMA)
-            files[path.relative_to(self.root).as_posix()] = {"rows": count, "sha256": sha256(path)}
-            written.append(path)
-        return written
+    def commit(self, rid: str, book: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Record a printed book's puzzles (replacing an earlier run of ``rid``) and end its
+        reservation; refused, naming the ids, if another run printed or reserved any of them."""
+        with self._change() as db:
+            taken = self._taken(db, rid, [row["id"] for row in rows])
+            if taken:
+                raise CatalogError(
+                    f"{self.database}: book {book!r} (run {rid}) holds {len(taken)} puzzles "
+                    f"another run printed or reserved: {', '.join(sorted(taken)[:5])}"
+                )
+            self._record(db, rid, book, now(), rows)
+            db.execute("DELETE FROM reservations WHERE run_id = ?", (rid,))
+        self._let_go(rid)
 
-    # -- damage -------------------------------------------------------------------------------
+    def _record(
+        self,
+        db: sqlite3.Connection,
+        rid: str,
+        book: str,
+        printed: str,
+        rows: Sequence[Mapping[str, Any]],
+    ) -> int:
+        """Make ``rows`` run ``rid``'s only puzzles; return how many are recorded (an id another
+        run holds already is left to it)."""
+        db.execute("DELETE FROM books WHERE run_id = ?", (rid,))  # and its puzzles (cascade)
+        db.execute("INSERT INTO books VALUES (?, ?, ?)", (rid, book, printed))
+        before = db.total_changes
+        db.executemany(
+            "INSERT OR IGNORE INTO puzzles VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (puzzle_entry(rid, row) for row in rows),
+        )
+        return db.total_changes - before
 
-    def check(self) -> list[str]:
-        """Every way the catalog differs from its manifest, and every finished book it lacks:
-        one line per problem, naming the file."""
-        with self._transaction():
-            return self._problems()
+    # -- old Parquet catalogs -----------------------------------------------------------------
 
-    def _problems(self) -> list[str]:
+    def import_old(self, source: Path | None = None) -> Imported:
+        """Import the old Parquet catalog kept in ``source`` (an output folder holding
+        ``catalog/`` and ``.catalog/manifest.json``; default this catalog's own), once."""
+        folder = Path(source) if source is not None else self.output
+        with self._connection(import_old=False) as db, transaction(db):
+            done = self._import_old(db, folder, strict=True)
+        if done is None:
+            raise CatalogError(
+                f"{folder / OLD_BOOKKEEPING / MANIFEST_FILE}: missing; {folder} holds no old "
+                f"catalog (its {CATALOG}/ and {OLD_BOOKKEEPING}/{MANIFEST_FILE})"
+            )
+        return done
+
+    def _import_old(self, db: sqlite3.Connection, folder: Path, strict: bool) -> Imported | None:
+        """Import ``folder``'s old catalog, unless there is none or it was imported before.
+
+        ``strict``: every file its manifest lists must be there, unchanged, and no other
+        (:class:`CatalogDamaged` names the file); otherwise every file that reads is imported
+        and the others are named in ``dropped`` (what ``rebuild`` salvages).
+        """
+        manifest = folder / OLD_BOOKKEEPING / MANIFEST_FILE
+        if not manifest.is_file():
+            return None
+        digest = sha256(manifest)
+        found = db.execute("SELECT 1 FROM imports WHERE manifest_sha256 = ?", (digest,))
+        if found.fetchone():
+            return Imported(folder, 0, 0, already=True, dropped=[])
+        root = folder / CATALOG
+        on_disk = sorted(root.glob("size=*/*.parquet"))
+        if strict:
+            problems = self._old_problems(manifest, root, on_disk)
+            if problems:
+                raise CatalogDamaged(self.output, problems)
+        runs: dict[str, tuple[str, str, list[dict[str, Any]]]] = {}
+        dropped = []
+        for path in on_disk:
+            try:
+                rows = pq.read_table(path, columns=CATALOG_SCHEMA.names).to_pylist()
+                printed = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+            except (OSError, pa.ArrowException) as exc:
+                dropped.append(f"{path}: {exc}")
+                continue
+            for row in rows:
+                when = printed.isoformat(timespec="seconds")
+                runs.setdefault(row["run_id"], (row["book"], when, []))[2].append(row)
+        puzzles = 0
+        for rid, (book, printed, rows) in sorted(runs.items()):
+            known = db.execute("SELECT 1 FROM books WHERE run_id = ?", (rid,)).fetchone()
+            if known is None:  # a run the database records already keeps its own entries
+                puzzles += self._record(db, rid, book, printed, rows)
+        books = sum(1 for _ in runs)
+        db.execute(
+            "INSERT INTO imports VALUES (?, ?, ?, ?, ?)",
+            (digest, str(folder.resolve()), now(), books, puzzles),
+        )
+        return Imported(folder, books, puzzles, already=False, dropped=dropped)
+
+    @staticmethod
+    def _old_problems(manifest: Path, root: Path, on_disk: list[Path]) -> list[str]:
+        """How an old catalog differs from its manifest, one line per file."""
         try:
-            manifest = self._manifest()
-        except CatalogDamaged as exc:
-            return exc.problems
-        listed: Mapping[str, Any] = manifest["files"]
-        on_disk = {p.relative_to(self.root).as_posix() for p in self.root.glob("size=*/*.parquet")}
+            listed: dict[str, Any] = json.loads(manifest.read_text(encoding="utf-8"))["files"]
+            if not isinstance(listed, dict):
+                raise TypeError("'files' is not a table")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            return [f"{manifest}: not an old catalog manifest: {exc}"]
         problems = []
-        path = self.bookkeeping / MANIFEST_FILE
-        if on_disk and not path.exists():
-            problems.append(f"{path}: missing, with {len(on_disk)} files beside it")
-        elif listed and manifest.get("schema") != schema_fields(CATALOG_SCHEMA):
-            problems.append(f"{path}: records another schema than this pipeline's")
-        for name, record in listed.items():
-            problems += self._file_problems(self.root / name, record)
+        for name, record in sorted(listed.items()):
+            path = root / name
+            if not path.is_file():
+                problems.append(f"{path}: missing (the old manifest lists it)")
+            elif sha256(path) != record.get("sha256"):
+                problems.append(f"{path}: contents differ from what was written (sha256)")
         problems += [
-            f"{self.root / name}: not in the manifest (copied, renamed or edited by hand)"
-            for name in sorted(on_disk - set(listed))
-        ]
-        runs = {Path(name).stem for name in listed}
-        problems += [
-            f"{folder}: a printed book (run {rid}) whose ids are not in the catalog"
-            for folder, rid in finished_books(self.output)
-            if rid not in runs
+            f"{path}: not in the old manifest (copied, renamed or edited by hand)"
+            for path in on_disk
+            if path.relative_to(root).as_posix() not in listed
         ]
         return problems
 
-    def _file_problems(self, path: Path, record: Mapping[str, Any]) -> list[str]:
-        if not path.is_file():
-            return [f"{path}: missing (the manifest lists it with {record.get('rows')} ids)"]
+    # -- damage, repair and export ------------------------------------------------------------
+
+    def _unrecorded_runs(self, db: sqlite3.Connection) -> list[str]:
+        """Printed books whose run the database does not record (one line each)."""
+        return [
+            f"{folder}: a printed book (run {rid}) whose ids are not in the catalog"
+            for folder, rid in finished_books(self.output)
+            if db.execute("SELECT 1 FROM books WHERE run_id = ?", (rid,)).fetchone() is None
+        ]
+
+    def check(self) -> list[str]:
+        """Every problem of the database (``PRAGMA integrity_check``, foreign keys, schema) and
+        every printed book whose puzzles it lacks: one line per problem, naming the file."""
         try:
-            schema = pq.read_schema(path)
-            rows = pq.read_metadata(path).num_rows
-        except (OSError, pa.ArrowException) as exc:
-            return [f"{path}: not readable as Parquet: {exc}"]
-        for expected in CATALOG_SCHEMA:
-            index = schema.get_field_index(expected.name)
-            if index < 0:
-                return [f"{path}: column {expected.name!r} is missing"]
-            if schema.field(index).type != expected.type:
-                found = schema.field(index).type
-                return [f"{path}: column {expected.name!r} is {found}, not {expected.type}"]
-        if rows != record.get("rows"):
-            return [f"{path}: {rows} rows, the manifest says {record.get('rows')}"]
-        if sha256(path) != record.get("sha256"):
-            return [f"{path}: contents differ from what was written (sha256)"]
-        partition = path.parent.name.removeprefix("size=")
-        shapes = pq.read_table(path, columns=["box_rows", "box_cols"])
-        sizes = set(pc.multiply(shapes["box_rows"], shapes["box_cols"]).unique().to_pylist())
-        if sizes - {int(partition) if partition.isdigit() else -1}:
-            return [f"{path}: holds grids of size {sorted(sizes)} in partition size={partition}"]
-        return []
+            with self._connection() as db, transaction(db, "DEFERRED"):
+                problems = [
+                    f"{self.database}: {line}"
+                    for (line,) in db.execute("PRAGMA integrity_check")
+                    if line != "ok"
+                ]
+                problems += [
+                    f"{self.database}: row {rowid} of {table} names a {parent} row that is gone"
+                    for table, rowid, parent, _ in db.execute("PRAGMA foreign_key_check")
+                ]
+                return problems + self._missing_puzzles(db)
+        except CatalogDamaged as exc:
+            return exc.problems
+
+    def _missing_puzzles(self, db: sqlite3.Connection) -> list[str]:
+        problems = []
+        for folder, rid in finished_books(self.output):
+            try:
+                ids = [row["id"] for row in read_rows(folder / PUZZLES_FILE)]
+            except StoreError as exc:
+                problems.append(f"{folder}: a printed book (run {rid}) unread: {exc}")
+                continue
+            found = sum(
+                db.execute("SELECT 1 FROM puzzles WHERE id = ?", (value,)).fetchone() is not None
+                for value in ids
+            )
+            if found < len(ids):
+                problems.append(
+                    f"{folder}: a printed book (run {rid}) whose ids are not in the catalog "
+                    f"({len(ids) - found} of {len(ids)} missing)"
+                )
+        return problems
 
     def rebuild(self) -> Rebuilt:
-        """Rebuild the catalog from the finished books' ``puzzles.parquet`` and from every catalog
-        file that still reads with the right schema (e.g. books whose run folder is gone)."""
-        with self._transaction():
-            runs: dict[str, tuple[str, list[dict[str, Any]]]] = {}
-            dropped = []
-            old = sorted(self.root.glob("size=*/*.parquet"))
-            for path in old:
-                try:
-                    table = pq.read_table(path)
-                    if table.schema.remove_metadata() != CATALOG_SCHEMA.remove_metadata():
-                        raise ValueError("columns or types are not the catalog's")
-                except (OSError, pa.ArrowException, ValueError) as exc:
-                    dropped.append(f"{path}: {exc}")
-                    continue
-                for row in table.to_pylist():
-                    runs.setdefault(row["run_id"], (row["book"], []))[1].append(row)
-            salvaged = len(old) - len(dropped)
-            books = finished_books(self.output)
-            for folder, rid in books:
-                runs[rid] = (folder.parent.name, read_rows(folder / PUZZLES_FILE))
-            for path in old:
-                path.unlink()
-            files: dict[str, Any] = {}
-            for rid, (book, rows) in sorted(runs.items()):
-                self._write_run(files, rid, book, rows)
-            self._write_manifest(files)
-        ids = sum(record["rows"] for record in files.values())
-        return Rebuilt(len(books), salvaged, dropped, ids)
+        """Record again, in one transaction, every printed book's ``puzzles.parquet`` (replacing
+        its run's entries), keep every other run's puzzles the database still holds (books whose
+        run folder is gone), and import an old catalog not imported yet, salvaging what reads."""
+        try:
+            with self._connection(import_old=False) as db, transaction(db):
+                self._drop_dead_reservations(db)
+                imported = self._import_old(db, self.output, strict=False)
+                books = finished_books(self.output)
+                rebuilt_runs = {rid for _, rid in books}
+                kept = sum(
+                    count
+                    for rid, count in db.execute("SELECT run_id, count(*) FROM puzzles GROUP BY 1")
+                    if rid not in rebuilt_runs
+                )
+                unaccounted = [line for book in books for line in self._rerecord(db, *book)]
+                ids = db.execute("SELECT count(*) FROM puzzles").fetchone()[0]
+        except CatalogDamaged as exc:
+            raise CatalogError(
+                f"{exc.problems[0]}; rebuild repairs the database in place and cannot use this "
+                f"one: move {self.database} aside and run it again, to start from the printed "
+                "books"
+            ) from None
+        return Rebuilt(len(books), kept, imported, unaccounted, ids)
+
+    def _rerecord(self, db: sqlite3.Connection, folder: Path, rid: str) -> list[str]:
+        """Record a printed book from its run folder; what could not be recorded, if any."""
+        try:
+            rows = read_rows(folder / PUZZLES_FILE)
+        except StoreError as exc:
+            return [f"{folder}: a printed book (run {rid}) left as it was: {exc}"]
+        known = db.execute("SELECT printed FROM books WHERE run_id = ?", (rid,)).fetchone()
+        printed = known[0] if known else now()
+        recorded = self._record(db, rid, folder.parent.name, printed, rows)
+        unique = len({row["id"] for row in rows})
+        if recorded < unique:
+            return [
+                f"{folder}: a printed book (run {rid}) with {unique - recorded} puzzles "
+                "another book printed too (they stay recorded under that book)"
+            ]
+        return []
+
+    def export(self, path: Path) -> int:
+        """Write the printed puzzles to Parquet (:data:`EXPORT_SCHEMA`) atomically; the count."""
+        count = 0
+        try:
+            with (
+                self._connection() as db,
+                transaction(db, "DEFERRED"),
+                atomic_path(Path(path)) as temporary,
+                pq.ParquetWriter(temporary, EXPORT_SCHEMA) as writer,
+            ):
+                cursor = db.execute(EXPORT_QUERY)
+                while batch := cursor.fetchmany(EXPORT_BATCH):
+                    columns = zip(*batch, strict=True)  # 'printed' is ISO text: Arrow casts it
+                    arrays = [
+                        pa.array(column).cast(field.type)
+                        for column, field in zip(columns, EXPORT_SCHEMA, strict=True)
+                    ]
+                    writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=EXPORT_SCHEMA))
+                    count += len(batch)
+        except FormatError as exc:
+            raise StoreError(str(exc)) from None
+        return count

@@ -28,7 +28,9 @@ COMMANDS = (
     "verify",
 )
 #: Command groups and their commands (``pipeline catalog check``).
-GROUPS = {"catalog": ("check", "rebuild")}
+GROUPS = {"catalog": ("check", "export", "import", "rebuild")}
+#: Arguments a group command takes before an extra one is refused.
+GROUP_ARGUMENTS = {"export": ["x.parquet"], "import": ["."]}
 GROUP_CALLS = [[group] for group in GROUPS] + [[g, c] for g, cs in GROUPS.items() for c in cs]
 #: Modules `pipeline --help` must not wait for.
 HEAVY = (
@@ -66,7 +68,7 @@ def test_every_command_is_walked_below() -> None:
 def test_every_group_is_walked_below() -> None:
     walked = {
         group.name: tuple(
-            sorted(c.callback.__name__ for c in group.typer_instance.registered_commands)
+            sorted(c.name or c.callback.__name__ for c in group.typer_instance.registered_commands)
         )
         for group in app.registered_groups
     }
@@ -87,7 +89,10 @@ def test_group_commands_have_help_and_refuse_bad_arguments(words: list[str], tmp
     for args, message in (
         (["--no-such-option"], "No such option: --no-such-option"),
         (["-o", str(tmp_path / "none")], "does not exist"),
-        (["extra"], "Got unexpected extra argument(s) (extra)"),
+        (
+            [*GROUP_ARGUMENTS.get(words[-1], []), "extra"],
+            "Got unexpected extra argument(s) (extra)",
+        ),
     ):
         bad = runner.invoke(app, [*words, *args])
         assert bad.exit_code == BAD_ARGUMENTS and bad.stdout == "", (words, args, bad.output)

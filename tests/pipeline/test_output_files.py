@@ -58,7 +58,7 @@ def test_every_output_follows_the_umask(tmp_path: Path) -> None:
         assert invoke("grade", COLLECTION, "-o", out / name, "-j", 1, "-q") == 1
     assert invoke("render", out / "dug.parquet", "-o", out / "book.pdf") == 0
     found = modes(out)
-    assert {"book.pdf", "graded.csv", "dug.parquet", "runs/catalog"} <= found.keys()
+    assert {"book.pdf", "graded.csv", "dug.parquet", "runs/catalog.sqlite"} <= found.keys()
     assert any(name.endswith(".pdf") and name.startswith("runs/") for name in found)
     wrong = {
         name: mode

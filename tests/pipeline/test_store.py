@@ -1,5 +1,5 @@
 """The store: ids from canonical forms, Parquet metadata read by three engines, atomic writes,
-errors naming the path, and the catalog across runs."""
+errors naming the path."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 import engine
 from engine.canon import canonical
-from pipeline.catalog import Catalog
 from pipeline.store import (
     GENERATOR_VERSION,
     GRID_SCHEMA,
@@ -152,23 +151,6 @@ def test_os_error_names_the_path(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=re.escape(f"{target}: cannot write")):
         write_table(grid_rows(1), target, GRID_SCHEMA)
     assert target.is_dir() and list(tmp_path.iterdir()) == [target]
-
-
-def test_catalog_partitions_and_excludes_the_same_run(tmp_path: Path) -> None:
-    catalog = Catalog(tmp_path)
-    nine = [{**row, "canonical": row["solution"], "tier": "easy"} for row in grid_rows(3)]
-    four = [
-        {"id": "four", "size": 4, "box_rows": 2, "box_cols": 2, "canonical": "x", "tier": "easy"}
-    ]
-    written = catalog.commit("run-a", "book", nine + four)
-    assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == [
-        "catalog/size=4/run-a.parquet",
-        "catalog/size=9/run-a.parquet",
-    ]
-    assert catalog.known_ids() == {row["id"] for row in nine} | {"four"}
-    assert catalog.known_ids(exclude_run="run-a") == set()
-    hive = pl.read_parquet(tmp_path / "catalog", hive_partitioning=True)
-    assert sorted(hive["size"].to_list()) == [4, 9, 9, 9]
 
 
 def test_a_write_syncs_the_file_and_then_its_folder(tmp_path: Path, monkeypatch) -> None:

@@ -68,6 +68,22 @@ KINDS = {
 BOOK_COLUMNS = ("id", "givens", "solution", "box_rows", "box_cols", "tier", "score", "passes")
 
 
+@contextmanager
+def reading_parquet(path: Path) -> Iterator[None]:
+    """Make a file polars cannot read or decode in the block one :class:`StoreError` naming it."""
+    try:
+        yield
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise StoreError(f"{path}: cannot read Parquet: {exc}") from None
+
+
+def scan_table(path: Path) -> tuple[pl.LazyFrame, pl.Schema]:
+    """A lazy scan of the Parquet file ``path`` and its schema, nothing else read."""
+    with reading_parquet(path):
+        frame = pl.scan_parquet(path)
+        return frame, frame.collect_schema()
+
+
 @dataclass(frozen=True)
 class PuzzleScan:
     """The puzzles of a file as a lazy scan, store column names, in file order; ``graded`` when
@@ -83,9 +99,10 @@ class PuzzleScan:
         """Make what goes wrong in the block, a user's error or data that cannot be read, one
         :class:`StoreError` naming the file."""
         try:
-            yield
-        except (OSError, pl.exceptions.PolarsError) as exc:
-            raise StoreError(f"{self.path}: cannot read Parquet: {exc}") from None
+            with reading_parquet(self.path):
+                yield
+        except StoreError:
+            raise
         except UserError as exc:
             raise StoreError(f"{self.path}: {exc}") from None
 
@@ -124,11 +141,7 @@ def scan_puzzles(source: Path) -> PuzzleScan:
     path = source / PUZZLES_FILE if source.is_dir() else source
     if source.is_dir() and not path.exists():
         raise StoreError(f"{source}: a folder without {PUZZLES_FILE}; is it a run folder?")
-    try:
-        frame = pl.scan_parquet(path)
-        schema = frame.collect_schema()
-    except (OSError, pl.exceptions.PolarsError) as exc:
-        raise StoreError(f"{path}: cannot read Parquet: {exc}") from None
+    frame, schema = scan_table(path)
     graded = "status" in schema
     if graded:
         missing = sorted(set(FROM_GRADE) - set(schema))

@@ -247,3 +247,27 @@ def test_ranked_puzzles_become_rows_a_slice_at_a_time() -> None:
     assert [row["line"] for row in ranked] == [3, 1, 2]
     with pytest.raises(IndexError):
         ranked[3]
+
+
+def test_a_grid_file_with_a_wrong_column_is_one_error(files: dict[str, Path]) -> None:
+    grids = pq.read_table(files["folder"] / "g.parquet")
+    no_box = files["folder"] / "grids-no-box.parquet"
+    pq.write_table(grids.drop_columns(["box_cols"]), no_box)
+    text_box = files["folder"] / "grids-text-box.parquet"
+    position = grids.schema.get_field_index("box_rows")
+    pq.write_table(
+        grids.set_column(position, "box_rows", pa.array(["2"] * grids.num_rows)), text_box
+    )
+    out = files["folder"] / "never.parquet"
+    code, _, err = invoke("dig", no_box, "-o", out, "-j", 1, "-q")
+    assert (code, err) == (
+        BAD_ARGUMENTS,
+        f"Error: {no_box}: no column box_cols; is it a file of grids (`pipeline generate`)?\n",
+    )
+    code, _, err = invoke("dig", text_box, "-o", out, "-j", 1, "-q")
+    assert code == BAD_ARGUMENTS
+    assert (
+        err
+        == f"Error: {text_box}: row 1: box_rows, box_cols are '2', 3; expected positive integers\n"
+    )
+    assert not out.exists()

@@ -58,6 +58,8 @@ def graded_source(folder: Path) -> Path:
     graded = folder / "graded-17-clue.parquet"
     if graded.exists():
         return graded
+    if not SOURCE.exists():
+        sys.exit(f"{SOURCE} is missing: the public data sets are needed to build the big file")
     lines = SOURCE.read_text().splitlines()
     damaged = [
         "11" + line[2:] if number % DAMAGED_EVERY == 0 and len(line) == 81 else line

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from pipeline.store import StoreError, read_rows
+from pipeline.puzzle_files import reading_parquet, scan_table
+from pipeline.store import StoreError
 
 GRID_COLUMNS = ("solution", "box_rows", "box_cols")
 
@@ -32,15 +33,18 @@ class SolutionGrids:
 
 def read_solution_grids(path: Path) -> SolutionGrids:
     """The solution grids of ``path``; :class:`StoreError` naming the file (and the row, counted
-    from 1) when it holds none, lacks a column, or a row is not a full grid of the file's shape."""
-    rows = read_rows(path)
-    if not rows:
-        raise StoreError(f"{path}: no grids")
-    missing = [column for column in GRID_COLUMNS if column not in rows[0]]
+    from 1) when it holds none, lacks a column, or a row is not a full grid of the file's shape.
+    Only the grid columns are read."""
+    frame, schema = scan_table(path)
+    missing = [column for column in GRID_COLUMNS if column not in schema]
     if missing:
         raise StoreError(
             f"{path}: no column {', '.join(missing)}; is it a file of grids (`pipeline generate`)?"
         )
+    with reading_parquet(path):
+        rows = frame.select(GRID_COLUMNS).collect().to_dicts()
+    if not rows:
+        raise StoreError(f"{path}: no grids")
     first = _box(path, 1, rows[0])
     solutions = []
     for number, row in enumerate(rows, 1):

@@ -5,19 +5,38 @@
 
 from __future__ import annotations
 
-import statistics
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+
+import polars as pl
 
 import engine
 from engine import TECHNIQUE_NAMES
-from pipeline.store import write_text
+from pipeline.errors import UserError
+from pipeline.store import puzzle_id, write_text
 
 QUANTILES = 4  # quartiles of the score
 NO_TIER = "(none)"
+UNKNOWN_ID = "unknown"  # a problem row with no stored id and no givens to compute one from
+#: What the solution counter needs of each row.
+VERIFY_COLUMNS = {
+    "id": pl.String,
+    "givens": pl.String,
+    "solution": pl.String,
+    "box_rows": pl.Int64,
+    "box_cols": pl.Int64,
+}
+#: The columns a summary reads, and the types it reads them as.
+SUMMARY_COLUMNS = {
+    "size": pl.Int64,
+    "tier": pl.String,
+    "score": pl.Float64,
+    "clues": pl.Int64,
+    "iterations": pl.Int64,
+    "hardest": pl.String,
+}
 
 
 @dataclass(frozen=True)
@@ -43,41 +62,121 @@ class Summary:
     groups: tuple[Group, ...]
 
 
-def _has(row: Mapping[str, Any], key: str) -> bool:
-    """True when the row has a value for ``key`` (a grid file has no grade columns; a row that
-    could not be graded has them empty)."""
-    return row.get(key) is not None
+def summarize(rows: Iterable[Mapping[str, Any]]) -> Summary:
+    """Group rows of a puzzle file by (size, tier); rows without grade values (a grid file's) are
+    counted only."""
+    rows = list(rows)
+    columns = {name: [row.get(name) for row in rows] for name in SUMMARY_COLUMNS}
+    return summarize_frame(pl.LazyFrame(columns, schema=SUMMARY_COLUMNS))
 
 
-def _group(size: int, tier: str, rows: list[Mapping[str, Any]]) -> Group:
-    scores = sorted(float(r["score"]) for r in rows if _has(r, "score"))
-    clues = [int(r["clues"]) for r in rows if _has(r, "clues")]
-    quartiles = tuple(statistics.quantiles(scores, n=QUANTILES)) if len(scores) > 1 else ()
-    return Group(
-        size=size,
-        tier=tier,
-        count=len(rows),
-        score_min=scores[0] if scores else None,
-        score_quartiles=quartiles,
-        score_max=scores[-1] if scores else None,
-        iterations=dict(
-            sorted(Counter(int(r["iterations"]) for r in rows if _has(r, "iterations")).items())
+def summarize_frame(frame: pl.LazyFrame) -> Summary:
+    """:func:`summarize` of a lazy frame with the :data:`SUMMARY_COLUMNS`, computed by polars'
+    streaming engine from those columns alone, so a million-row file is never turned into
+    Python rows nor held whole in memory.
+
+    Groups keep the order of their first row within a size; techniques that are hardest equally
+    often keep the order of their first row too. Raises :class:`UserError` when a row has no
+    size."""
+    puzzles = frame.select(
+        pl.col("size").cast(pl.Int64),
+        pl.when(pl.col("tier").cast(pl.String).fill_null("") == "")
+        .then(pl.lit(NO_TIER))
+        .otherwise(pl.col("tier").cast(pl.String))
+        .alias("tier"),
+        pl.col("score").cast(pl.Float64).fill_nan(None),
+        pl.col("clues").cast(pl.Int64),
+        pl.col("iterations").cast(pl.Int64),
+        pl.col("hardest").cast(pl.String),
+    ).with_row_index("row")
+    keys = ("size", "tier")
+    groups_query = puzzles.group_by(keys).agg(
+        pl.len().alias("count"),
+        pl.col("row").min().alias("first"),
+        pl.col("score").count().alias("scores"),
+        pl.col("score").min().alias("score_min"),
+        pl.col("score").max().alias("score_max"),
+        pl.col("clues").mean().alias("clues_mean"),
+    )
+    spreads = [
+        puzzles.drop_nulls(column)
+        .group_by(*keys, column)
+        .agg(pl.len().alias("count"), pl.col("row").min().alias("first"))
+        for column in ("iterations", "hardest")
+    ]
+    groups, iterations, hardest = pl.collect_all([groups_query, *spreads], engine="streaming")
+    if groups["size"].has_nulls():
+        missing = groups.filter(pl.col("size").is_null())["count"].sum()
+        raise UserError(f"{missing} puzzles have no size")
+    ordered = groups.sort(["size", "first"]).to_dicts()
+    quartiles = _quartiles(puzzles, [(g["size"], g["tier"], g["scores"]) for g in ordered])
+    iterations_of = _spread(iterations.sort("iterations"), "iterations")
+    hardest_of = _spread(hardest.sort(["count", "first"], descending=[True, False]), "hardest")
+    return Summary(
+        total=int(groups["count"].sum()),
+        groups=tuple(
+            Group(
+                size=g["size"],
+                tier=g["tier"],
+                count=g["count"],
+                score_min=g["score_min"],
+                score_quartiles=quartiles[g["size"], g["tier"]],
+                score_max=g["score_max"],
+                iterations=iterations_of.get((g["size"], g["tier"]), {}),
+                clues_mean=g["clues_mean"],
+                hardest=hardest_of.get((g["size"], g["tier"]), {}),
+            )
+            for g in ordered
         ),
-        clues_mean=statistics.fmean(clues) if clues else None,
-        hardest=dict(Counter(str(r["hardest"]) for r in rows if _has(r, "hardest")).most_common()),
     )
 
 
-def summarize(rows: Iterable[Mapping[str, Any]]) -> Summary:
-    """Group rows of a puzzle file by (size, tier); works on grid files too (counts only)."""
-    groups: dict[tuple[int, str], list[Mapping[str, Any]]] = {}
-    total = 0
-    for row in rows:
-        total += 1
-        tier = row.get("tier") or NO_TIER
-        groups.setdefault((int(row["size"]), str(tier)), []).append(row)
-    ordered = sorted(groups.items(), key=lambda item: item[0][0])
-    return Summary(total, tuple(_group(size, tier, rows) for (size, tier), rows in ordered))
+def cut_points(count: int) -> list[tuple[int, int]]:
+    """Where the quartiles of ``count`` sorted values fall, as :func:`statistics.quantiles`
+    places them (its default, exclusive method): for each, ``(j, delta)`` such that the quartile
+    is ``(values[j - 1] * (QUANTILES - delta) + values[j] * delta) / QUANTILES``. Needs two or
+    more values."""
+    points = []
+    for i in range(1, QUANTILES):
+        j = min(max(i * (count + 1) // QUANTILES, 1), count - 1)
+        points.append((j, i * (count + 1) - j * QUANTILES))
+    return points
+
+
+def _quartiles(
+    puzzles: pl.LazyFrame, groups: list[tuple[int, str, int]]
+) -> dict[tuple[int, str], tuple[float, ...]]:
+    """Score quartiles of each (size, tier, scores) group; none with fewer than two scores. Only
+    the order statistics they are made of leave polars, each group's scores sorted apart (a
+    sort of all rows with their keys would hold far more memory)."""
+    points = {(size, tier): cut_points(count) for size, tier, count in groups if count > 1}
+    ranks = {
+        key: sorted({rank for j, _ in cuts for rank in (j - 1, j)}) for key, cuts in points.items()
+    }
+    queries = [
+        puzzles.filter((pl.col("size") == size) & (pl.col("tier") == tier)).select(
+            pl.col("score").drop_nulls().sort().gather(ranks[size, tier])
+        )
+        for size, tier in points
+    ]
+    found = pl.collect_all(queries, engine="streaming")
+    quartiles: dict[tuple[int, str], tuple[float, ...]] = {
+        (size, tier): () for size, tier, _ in groups
+    }
+    for (key, cuts), values in zip(points.items(), found, strict=True):
+        at = dict(zip(ranks[key], values["score"], strict=True))
+        quartiles[key] = tuple(
+            (at[j - 1] * (QUANTILES - delta) + at[j] * delta) / QUANTILES for j, delta in cuts
+        )
+    return quartiles
+
+
+def _spread(counts: pl.DataFrame, column: str) -> dict[tuple[int, str], dict[Any, int]]:
+    """Per (size, tier): ``column``'s value -> puzzles, in the order of ``counts``' rows."""
+    spread: dict[tuple[int, str], dict[Any, int]] = {}
+    for size, tier, value, count in counts.select("size", "tier", column, "count").iter_rows():
+        spread.setdefault((size, tier), {})[value] = count
+    return spread
 
 
 def _number(value: float | None) -> str:
@@ -125,27 +224,64 @@ class Problem:
 def verify_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[int, list[Problem]]:
     """Re-check every puzzle with the solution counter: exactly one solution, equal to the stored
     one. Returns the rows checked and the problems found."""
-    by_shape: dict[tuple[int, int], list[tuple[int, Mapping[str, Any]]]] = {}
-    checked = 0
-    for index, row in enumerate(rows):
-        checked += 1
-        by_shape.setdefault((int(row["box_rows"]), int(row["box_cols"])), []).append((index, row))
-    problems = []
-    for (rows_, cols_), group in by_shape.items():
-        valid = []
-        for index, row in group:  # malformed givens are problems of their own row
+    rows = list(rows)
+    columns = {name: [row.get(name) for row in rows] for name in VERIFY_COLUMNS}
+    return len(rows), verify_batch(pl.DataFrame(columns, schema=VERIFY_COLUMNS))
+
+
+def verify_batch(batch: pl.DataFrame, first_row: int = 0) -> list[Problem]:
+    """:func:`verify_rows` of a frame of :data:`VERIFY_COLUMNS` (``id`` may be absent, as in
+    grade output: it is computed for the rows with a problem only), its rows numbered from
+    ``first_row``. One counter call per box shape; the givens are parsed one by one only when
+    that call finds a malformed puzzle, to name it."""
+    if "id" not in batch.columns:
+        batch = batch.with_columns(pl.lit(None, pl.String).alias("id"))
+    numbered = batch.with_row_index("row", offset=first_row)
+    problems: list[Problem] = []
+    for (box_rows, box_cols), group in numbered.group_by("box_rows", "box_cols"):
+        rows = [_Row(*row) for row in group.select(_Row._fields).iter_rows()]
+        if box_rows is None or box_cols is None:
+            problems += [Problem(row.row, _id_of(row, None), "no box shape") for row in rows]
+        else:
+            problems += _problems_of_shape(rows, (int(box_rows), int(box_cols)))
+    return sorted(problems, key=lambda problem: problem.row)
+
+
+class _Row(NamedTuple):
+    row: int
+    id: str | None
+    givens: str | None
+    solution: str | None
+
+
+def _problems_of_shape(rows: list[_Row], box: tuple[int, int]) -> list[Problem]:
+    found: list[tuple[_Row, str]] = [(row, "no givens") for row in rows if row.givens is None]
+    valid = [row for row in rows if row.givens is not None]
+    try:
+        counts, solutions = engine.count_many([row.givens for row in valid], 2, box, solutions=True)
+    except ValueError:  # malformed givens are problems of their own row
+        sifted = []
+        for row in valid:
             try:
-                engine.parse(str(row["givens"]), (rows_, cols_))
-                valid.append((index, row))
+                engine.parse(str(row.givens), box)
+                sifted.append(row)
             except ValueError as exc:
-                problems.append(Problem(index, str(row.get("id")), str(exc)))
-        counts, found = engine.count_many(
-            [row["givens"] for _, row in valid], 2, (rows_, cols_), solutions=True
-        )
-        for (index, row), count, solution in zip(valid, counts, found, strict=True):
-            if count != 1:
-                what = "no solution" if count == 0 else "more than one solution"
-                problems.append(Problem(index, str(row.get("id")), what))
-            elif row.get("solution") and solution != row["solution"]:
-                problems.append(Problem(index, str(row.get("id")), "stored solution is wrong"))
-    return checked, sorted(problems, key=lambda p: p.row)
+                found.append((row, str(exc)))
+        valid = sifted
+        counts, solutions = engine.count_many([row.givens for row in valid], 2, box, solutions=True)
+    for row, count, solution in zip(valid, counts, solutions, strict=True):
+        if count != 1:
+            found.append((row, "no solution" if count == 0 else "more than one solution"))
+        elif row.solution and solution != row.solution:
+            found.append((row, "stored solution is wrong"))
+    return [Problem(row.row, _id_of(row, box), problem) for row, problem in found]
+
+
+def _id_of(row: _Row, box: tuple[int, int] | None) -> str:
+    """The row's stored id, else the store's id of its givens (grade output has none)."""
+    if row.id is not None:
+        return row.id
+    try:
+        return puzzle_id(*box, engine.canonical(str(row.givens), box)) if box else UNKNOWN_ID
+    except ValueError:
+        return UNKNOWN_ID

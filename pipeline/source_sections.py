@@ -3,26 +3,50 @@
 The file is read and graded as ``pipeline grade`` reads and grades it
 (:func:`pipeline.grade.graded_table`: any format it reads, each grid size by the run's bands),
 with the section's box shape, so rows of another shape are skipped as invalid. The ok puzzles of
-the section's tier are put in the section's ``order``; the run then takes them in that order,
-skipping any the catalog or this run already holds, until it has ``count``.
+the section's tier are put in the section's ``order`` by polars, in the graded table's columns;
+the run then takes them in that order, a slice at a time, skipping any the catalog or this run
+already holds, until it has ``count``: only the slices it looks at become Python rows.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, overload
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
+import polars as pl
 
 from pipeline.grade import graded_table
 from pipeline.recipe import Recipe, SectionSpec
 from pipeline.tasks import OK
 
+RANKED_COLUMNS = ("puzzle", "solution", "line")
+
+
+class RankedPuzzles(Sequence[dict[str, Any]]):
+    """Ranked puzzles held as columns; an index or a slice gives rows as dicts."""
+
+    def __init__(self, frame: pl.DataFrame) -> None:
+        self.frame = frame
+
+    def __len__(self) -> int:
+        return self.frame.height
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return self.frame[index].to_dicts()
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return self.frame.row(index, named=True)
+
 
 def ranked_puzzles(
     section: SectionSpec, index: int, recipe: Recipe
-) -> tuple[list[dict[str, Any]], dict[str, int]]:
+) -> tuple[RankedPuzzles, dict[str, int]]:
     """The ok puzzles of ``section.source`` in the section's tier, in its order (``puzzle``,
     ``solution``, ``line``), and counts of the file's rows: read, skipped (not ok: invalid,
     another shape, no or several solutions) and of another tier.
@@ -33,23 +57,21 @@ def ranked_puzzles(
     """
     assert section.source is not None and recipe.seed is not None
     table = graded_table(section.source, recipe.tiers, recipe.parallel.n_jobs, section.box)
-    ok = pc.equal(table.column("status"), OK)
-    graded = table.filter(ok)
-    matching = graded.filter(pc.equal(graded.column("tier"), section.tier))
-    score = matching.column("score").to_numpy()
-    if section.order == "easiest":
-        order = np.argsort(score, kind="stable")
-    elif section.order == "hardest":
-        order = np.argsort(-score, kind="stable")
-    elif section.order == "random":
+    graded = pl.from_arrow(table.select(["status", "tier", "score", *RANKED_COLUMNS]))
+    assert isinstance(graded, pl.DataFrame)
+    ok = pl.col("status") == OK
+    matching = ok & (pl.col("tier") == section.tier)
+    chosen = graded.lazy().filter(matching)
+    if section.order in ("easiest", "hardest"):
+        descending = section.order == "hardest"
+        chosen = chosen.sort("score", descending=descending, nulls_last=True, maintain_order=True)
+    totals = graded.lazy().select(
+        pl.len().alias("rows"), ok.sum().alias("ok"), matching.sum().alias("matching")
+    )
+    sums, ranked = pl.collect_all([totals, chosen.select(RANKED_COLUMNS)])
+    if section.order == "random":
         seed = np.random.SeedSequence(recipe.seed, spawn_key=(index,))
-        order = np.random.default_rng(seed).permutation(len(score))
-    else:
-        order = np.arange(len(score))
-    ranked = matching.select(["puzzle", "solution", "line"]).take(pa.array(order, pa.int64()))
-    counts = {
-        "rows": table.num_rows,
-        "skipped": table.num_rows - graded.num_rows,
-        "other_tier": graded.num_rows - matching.num_rows,
-    }
-    return ranked.to_pylist(), counts
+        ranked = ranked[np.random.default_rng(seed).permutation(ranked.height)]
+    rows, ok_rows, matching_rows = sums.row(0)
+    counts = {"rows": rows, "skipped": rows - ok_rows, "other_tier": ok_rows - matching_rows}
+    return RankedPuzzles(ranked), counts

@@ -18,6 +18,7 @@ Source = Annotated[
     ),
 ]
 SHOWN_PROBLEMS = 20  # problems listed before "... and N more"
+VERIFY_BATCH = 50_000  # rows read and counted at a time: memory stays flat on any file
 
 
 def note_skipped(path: Path, skipped: int) -> None:
@@ -29,12 +30,14 @@ def note_skipped(path: Path, skipped: int) -> None:
 @app.command()
 def stats(source: Source) -> None:
     """Count puzzles per size and tier, with score quartiles, clues and iteration spreads."""
-    from pipeline.puzzle_files import read_puzzle_rows
-    from pipeline.report import format_summary, summarize
+    from pipeline.puzzle_files import scan_puzzles
+    from pipeline.report import format_summary, summarize_frame
 
-    found = read_puzzle_rows(source)
-    note_skipped(found.path, found.skipped)
-    typer.echo(format_summary(summarize(found.rows)), nl=False)
+    scan = scan_puzzles(source)
+    note_skipped(scan.path, scan.skipped())
+    with scan.reading():
+        summary = summarize_frame(scan.frame)
+    typer.echo(format_summary(summary), nl=False)
 
 
 @app.command()
@@ -44,17 +47,16 @@ def verify(source: Source) -> None:
     Exits with code 1 when any puzzle fails, listing the first few.
     """
     from pipeline.prepare import VERIFY, prepare_engine
-    from pipeline.puzzle_files import read_puzzle_rows
-    from pipeline.report import verify_rows
+    from pipeline.puzzle_files import scan_puzzles
+    from pipeline.report import VERIFY_COLUMNS, verify_batch
 
-    found = read_puzzle_rows(source)
-    note_skipped(found.path, found.skipped)
-    rows = found.rows
-    missing = {"givens", "box_rows", "box_cols"} - set(rows[0] if rows else ())
-    if rows and missing:
-        fail(f"{found.path}: no column {', '.join(sorted(missing))}; is this a puzzle file?")
+    scan = scan_puzzles(source)
+    note_skipped(scan.path, scan.skipped())
     prepare_engine(VERIFY)
-    checked, problems = verify_rows(rows)
+    checked, problems = 0, []
+    for batch in scan.batches(VERIFY_COLUMNS, VERIFY_BATCH):
+        problems += verify_batch(batch, first_row=checked)
+        checked += batch.height
     for problem in problems[:SHOWN_PROBLEMS]:
         typer.echo(f"row {problem.row} (id {problem.id}): {problem.problem}")
     if len(problems) > SHOWN_PROBLEMS:

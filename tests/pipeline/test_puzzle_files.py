@@ -22,12 +22,12 @@ import engine
 from pipeline.app import BAD_ARGUMENTS, SOME_ROWS_BAD
 from pipeline.cli import app
 from pipeline.commands import stats as stats_command
-from pipeline.grading import OK
 from pipeline.puzzle_files import OK as OK_READ
 from pipeline.puzzle_files import read_puzzle_rows
 from pipeline.report import NO_TIER, Group, cut_points, format_summary, summarize
 from pipeline.source_sections import RankedPuzzles
 from pipeline.store import PUZZLE_SCHEMA, puzzle_id, read_rows, write_table
+from pipeline.tasks import OK
 from tests.conftest import TEST_DATA
 
 runner = CliRunner()

@@ -61,7 +61,6 @@ def run(
     """
     from pipeline.prepare import RUN, WORDED, prepare_engine
     from pipeline.recipe import load_recipe, with_overrides
-    from pipeline.run import run_book
 
     book = with_overrides(
         load_recipe(recipe),
@@ -75,6 +74,8 @@ def run(
         tls_cert=tls_cert,
         tls_key=tls_key,
     )
+    from pipeline.run import run_book  # only now: a refused recipe costs no more than its reading
+
     printed = book.print.options
     prepare_engine((*RUN, *WORDED) if printed.hints or printed.worked_solutions else RUN)
     result = run_book(book, quiet=quiet, day=date.date() if date else None)

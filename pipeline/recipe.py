@@ -39,6 +39,7 @@ from pipeline.recipe_schema import (
     MAX_PUZZLES,
     MAX_SECTIONS,
     MAX_TOML_BYTES,
+    MAX_TOML_DOTS,
     NONE,
     PARALLEL,
     PRINT,
@@ -552,12 +553,16 @@ def load_recipe(path: str | Path) -> Recipe:
         raise RecipeError(f"{path}: cannot read recipe: {exc.strerror or exc}") from None
     if len(data) > MAX_TOML_BYTES:
         raise RecipeError(f"{path}: over {MAX_TOML_BYTES} bytes; a recipe is a page of text")
+    if data.count(b".") > MAX_TOML_DOTS:  # tomllib takes time square in a dotted key's length
+        raise RecipeError(f"{path}: over {MAX_TOML_DOTS} '.' characters; a recipe needs far fewer")
     try:
         mapping = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise RecipeError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise RecipeError(f"{path}: TOML syntax error: {exc}") from None
+    except ValueError as exc:  # a value tomllib cannot convert (an integer of 5,000 digits)
+        raise RecipeError(f"{path}: a value cannot be read: {exc}") from None
     except RecursionError:  # tomllib recurses once per level of nested arrays or tables
         raise RecipeError(f"{path}: arrays or tables nested too deep to read") from None
     return parse_recipe(mapping, str(path), path.parent)

@@ -33,6 +33,7 @@ MAX_SECTION_COUNT = 1_000_000  # puzzles in one section: a run holds its rows in
 MAX_SECTIONS = 200  # sections in one recipe
 MAX_PUZZLES = 1_000_000  # puzzles in one book, all sections together
 MAX_TOML_BYTES = 1 << 20  # a recipe file's size: a recipe is a page of text
+MAX_TOML_DOTS = 2_000  # '.' characters in a recipe file: tomllib slows with a dotted key's square
 #: How a section with ``source`` orders the file's puzzles of its tier before taking ``count``.
 ORDERS = ("file", "easiest", "hardest", "random")
 
@@ -300,7 +301,8 @@ SECTION = Table(
 TABLES = (TOP, TIER, PARALLEL, PRINT, TRIM, SECTION)
 LIMITS = (
     f"at most {MAX_SECTIONS} sections and {MAX_PUZZLES:,} puzzles in all, no more pages than a "
-    f"bound book holds, and a recipe file of at most {MAX_TOML_BYTES:,} bytes"
+    f"bound book holds, and a recipe file of at most {MAX_TOML_BYTES:,} bytes and "
+    f"{MAX_TOML_DOTS:,} '.' characters"
 )
 
 

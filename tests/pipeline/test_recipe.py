@@ -351,6 +351,8 @@ HOSTILE = {
     "deep arrays": "x = " + "[" * 100_000 + "]" * 100_000 + "\n",
     "deep tables": "x = " + "{a = " * 100_000 + "1" + "}" * 100_000 + "\n",
     "huge string": f'author = "{"x" * 2_000_000}"\n[[sections]]\ntier = "easy"\ncount = 1\n',
+    "long dotted key": "a" + ".a" * 100_000 + " = 1\n",
+    "huge integer": f"x = {'9' * 5_000}\n",
 }
 HOSTILE_FAULT = {
     "many sections": "sections: 2000 tables; a recipe may have 200 at most",
@@ -359,6 +361,8 @@ HOSTILE_FAULT = {
     "deep arrays": "nested too deep",
     "deep tables": "nested too deep",
     "huge string": "over 1048576 bytes",
+    "long dotted key": "over 2000 '.' characters",
+    "huge integer": "a value cannot be read",
 }
 #: Runs ``pipeline`` and prints its exit code, the peak memory of it alone (KB) and its seconds.
 MEASURED = (

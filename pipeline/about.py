@@ -1,47 +1,247 @@
-"""The book's "about the difficulty" page, written from the puzzles it prints: what each
-section's puzzles need, by the names solvers use (:data:`engine.TECHNIQUE_NAMES`), not a fixed
-sentence that may promise techniques a book never uses."""
+"""The book's "About the difficulty" text, written for the person who bought it.
+
+Each section gets a sentence or two in plain words on what its puzzles ask, derived from the
+techniques those puzzles needed (their rows' ``techniques``), not a fixed text per tier name: a
+section whose puzzles need no fish says nothing of fish. Techniques are explained as skills (a
+family a solver learns as one idea), each the first time a section needs it, with one name a
+solver can look up; later sections say only what they add.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from math import ceil
+from statistics import mean
 from typing import Any
 
 from engine import TECHNIQUE_NAMES, TECHNIQUES
+from pipeline.render.pages import symbol_word
 
-INTRO = (
-    "Every puzzle has exactly one solution. Each section is graded by the hardest step its "
-    "puzzles need, rated on the Sudoku Explainer scale; here is what each one asks of you."
-)
+INTRO = "Every puzzle has exactly one solution. Here is what each section's puzzles ask of you"
+LOOK_UP_NOTE = "; a name in brackets is a technique's usual name, to look up if you wish"
+NOTABLE_SHARE = 1 / 5  # a skill is worth a mention once this share of a section's puzzles need it
+MOST_SHARE = 1 / 2
+MANY_SHARE = 1 / 3
+MAX_NEW_SKILLS = 3  # skills explained per section, so each section stays a sentence or two
 SINGLES = ("full_house", "naked_single", "hidden_single")
-FORCING = "trial_and_error"
-FORCING_NOTE = (
-    "A forcing chain supposes one candidate and follows what it forces until two conclusions "
-    "clash, which proves that candidate false."
+#: Names to look up where the engine's display name is longer than the name solvers search for.
+LOOK_UP = {
+    "locked_pointing": "Locked Candidates",
+    "locked_claiming": "Locked Candidates",
+    "bug_plus_one": "BUG+1",
+}
+
+
+@dataclass(frozen=True)
+class Skill:
+    """Techniques a solver learns as one idea, and that idea in plain words."""
+
+    label: str  # a few words, for a section that needs it again
+    explained: str  # a noun phrase; ``{symbol}`` is "number" or "symbol"
+    techniques: tuple[str, ...]
+
+
+SKILLS = (
+    Skill(
+        "locked candidates",
+        "a {symbol} that a box confines to one row or column",
+        ("locked_pointing", "locked_claiming"),
+    ),
+    Skill(
+        "pairs and triples",
+        "two or three cells of a row, column or box that share the same candidates",
+        ("naked_pair", "hidden_pair", "naked_triple", "hidden_triple", "naked_quad", "hidden_quad"),
+    ),
+    Skill(
+        "fish",
+        "a {symbol} that two or three rows confine to the same columns",
+        (
+            "x_wing",
+            "swordfish",
+            "jellyfish",
+            "finned_x_wing",
+            "finned_swordfish",
+            "finned_jellyfish",
+            "sashimi_x_wing",
+            "sashimi_swordfish",
+            "sashimi_jellyfish",
+            "franken_fish",
+            "mutant_fish",
+        ),
+    ),
+    Skill(
+        "one-{symbol} patterns",
+        "a pattern of one {symbol} across rows, columns and boxes",
+        ("skyscraper", "two_string_kite", "empty_rectangle", "simple_colouring"),
+    ),
+    Skill(
+        "wings",
+        "three or four cells with few candidates, linked through one of them",
+        ("xy_wing", "xyz_wing", "wxyz_wing", "w_wing"),
+    ),
+    Skill(
+        "the one-solution rule",
+        "the one-solution rule: no rectangle of four cells may be left with the same two "
+        "candidates",
+        ("unique_rectangle", "hidden_rectangle", "avoidable_rectangle", "bug_plus_one"),
+    ),
+    Skill(
+        "chains",
+        "a chain of either-or links, followed from cell to cell",
+        ("x_chain", "xy_chain", "aic", "grouped_x_chain", "grouped_aic"),
+    ),
+    Skill(
+        "almost locked sets",
+        "a group of cells holding one candidate more than it has cells",
+        ("als_xz", "als_xy_wing", "als_chain", "sue_de_coq"),
+    ),
+    Skill(
+        "trial",
+        "a trial: suppose a candidate and follow what it forces until something clashes",
+        ("trial_and_error",),
+    ),
 )
 
 
-def _names(ids: Sequence[str], last: str = "and") -> str:
-    """Display names in ladder order, as prose: "a, b and c"."""
-    names = [TECHNIQUE_NAMES[t] for t in sorted(set(ids), key=TECHNIQUES.index)]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+@dataclass(frozen=True)
+class SectionNeeds:
+    """What one section's puzzles needed, counted in puzzles."""
 
+    title: str
+    size: int
+    puzzles: int
+    clues: float  # the mean number of clues
+    techniques: Counter[str]  # puzzles that needed each technique
+    skills: Counter[Skill]  # puzzles that needed each skill beyond singles
 
-def section_paragraph(title: str, rows: Sequence[Mapping[str, Any]]) -> str:
-    """One section: its grid size and tier, the hardest steps its puzzles need, every step used."""
-    size, tier = rows[0]["size"], rows[0]["tier"]
-    hardest = [row["hardest"] for row in rows if row.get("hardest")]
-    used = [t["technique"] for row in rows for t in row["techniques"] if t["steps"]]
-    head = f"{title} ({size}x{size}, {tier}):"
-    if set(used) <= set(SINGLES):
-        return f"{head} singles only ({_names(used)})."
-    needs = _names(hardest, "or")
-    return f"{head} each puzzle's hardest step is {needs}; steps used: {_names(used)}."
+    @property
+    def singles(self) -> set[str]:
+        return {t for t in SINGLES if self.techniques[t]}
+
+    @property
+    def symbol(self) -> str:
+        return symbol_word([self.size])
 
 
 def about_text(sections: Sequence[tuple[str, Sequence[Mapping[str, Any]]]]) -> str:
-    """The about page (paragraphs split by blank lines) for ``(title, rows)`` per section."""
-    paragraphs = [INTRO, *(section_paragraph(title, rows) for title, rows in sections if rows)]
-    if any(row.get("hardest") == FORCING for _, rows in sections for row in rows):
-        paragraphs.append(FORCING_NOTE)
-    return "\n\n".join(paragraphs)
+    """The about page for ``(title, rows)`` per section in print order: an introduction, then
+    one paragraph per section that starts with its title (paragraphs split by blank lines)."""
+    needs = [section_needs(title, rows) for title, rows in sections if rows]
+    show_size = any(need.size != needs[0].size for need in needs) or needs[0].size != 9
+    explained: set[Skill] = set()
+    paragraphs = []
+    for k, need in enumerate(needs):
+        head = f"{need.title} ({need.size}x{need.size})" if show_size else need.title
+        paragraphs.append(f"{head}. {_section_text(need, needs[:k], explained)}")
+    intro = INTRO + (LOOK_UP_NOTE if explained else "") + "."
+    return "\n\n".join([intro, *paragraphs])
+
+
+def section_needs(title: str, rows: Sequence[Mapping[str, Any]]) -> SectionNeeds:
+    """Count, over a section's rows, the puzzles that needed each skill."""
+    used = [{t["technique"] for t in row["techniques"] if t["steps"]} for row in rows]
+    techniques: Counter[str] = Counter(t for puzzle in used for t in puzzle)
+    skills: Counter[Skill] = Counter(
+        skill for puzzle in used for skill in SKILLS if puzzle & set(skill.techniques)
+    )
+    return SectionNeeds(
+        title=title,
+        size=int(rows[0]["size"]),
+        puzzles=len(rows),
+        clues=mean(int(row["clues"]) for row in rows),
+        techniques=techniques,
+        skills=skills,
+    )
+
+
+def _section_text(need: SectionNeeds, before: Sequence[SectionNeeds], explained: set) -> str:
+    """What this section asks beyond the sections before it; records the skills it explains."""
+    if not need.skills:
+        return _scanning(need, before)
+    sentences = []
+    if not any(earlier.skills for earlier in before):
+        sentences.append(f"pencil in the candidates, the {need.symbol}s each cell can still take")
+    fresh = [skill for skill, _ in _by_count(need) if skill not in explained]
+    notable = [s for s in fresh if need.skills[s] >= ceil(need.puzzles * NOTABLE_SHARE)]
+    new = (notable or fresh[:1])[:MAX_NEW_SKILLS]
+    explained.update(new)
+    if new:
+        clauses, said = [], ""
+        for skill in new:
+            quantity = _quantity(need, skill, first=not clauses)
+            repeated = quantity.split()[0] == said
+            said = quantity.split()[0]
+            if repeated:
+                quantity = quantity.replace(" need", " also need")
+            clauses.append(f"{quantity} {_explained(skill, need)}")
+        sentences.append("; ".join(clauses))
+    else:
+        top = _by_count(need)[:2]
+        labels = _listed([skill.label.format(symbol=need.symbol) for skill, _ in top], "and")
+        sentences.append(f"no technique beyond those above: {_quantity(need, top[0][0])} {labels}")
+    return " ".join(_sentence(text) for text in sentences)
+
+
+def _scanning(need: SectionNeeds, before: Sequence[SectionNeeds]) -> str:
+    """A section that singles solve: how to scan, or, after another such section, what differs."""
+    previous = before[-1] if before else None
+    if previous is None or previous.skills:
+        return _sentence(f"scanning solves every puzzle: look for {_ways(need, need.singles)}")
+    if need.singles - previous.singles:
+        ways = _ways(need, need.singles - previous.singles)
+        return _sentence(f"scanning still solves every puzzle; now look also for {ways}")
+    if round(need.clues) < round(previous.clues):
+        return _sentence(
+            f"scanning still solves every puzzle, from fewer clues: about {round(need.clues)}, "
+            f"against {round(previous.clues)} in {previous.title}"
+        )
+    return _sentence("scanning still solves every puzzle")
+
+
+def _ways(need: SectionNeeds, singles: set[str]) -> str:
+    """The kinds of single in ``singles``, as places to look."""
+    ways = []
+    if "hidden_single" in singles:
+        ways.append(f"the one place left for a {need.symbol} in a row, column or box")
+    if "naked_single" in singles:
+        ways.append(f"a cell that only one {need.symbol} fits")
+    return ", and for ".join(ways) or "the last empty cell of a row, column or box"
+
+
+def _by_count(need: SectionNeeds) -> list[tuple[Skill, int]]:
+    """The section's skills, most needed first, in ladder order among equals."""
+    return sorted(need.skills.items(), key=lambda item: (-item[1], SKILLS.index(item[0])))
+
+
+def _quantity(need: SectionNeeds, skill: Skill, first: bool = True) -> str:
+    """How many of the section's puzzles need ``skill``, as words: "most puzzles need"."""
+    count, total = need.skills[skill], need.puzzles
+    noun = "puzzles " if first else ""
+    if count == total:
+        return "every puzzle needs" if first else "all need"
+    if count == 1:
+        return "one puzzle needs" if first else "one needs"
+    if count > total * MOST_SHARE:
+        return f"most {noun}need"
+    if count >= total * MANY_SHARE:
+        return f"many {noun}need"
+    return f"some {noun}need"
+
+
+def _explained(skill: Skill, need: SectionNeeds) -> str:
+    """The skill in plain words, with the name of the technique of it this section used most."""
+    used = [t for t in skill.techniques if need.techniques[t]]
+    top = min(used, key=lambda t: (-need.techniques[t], TECHNIQUES.index(t)))
+    name = LOOK_UP.get(top, TECHNIQUE_NAMES[top])
+    return f"{skill.explained.format(symbol=need.symbol)} ({name})"
+
+
+def _sentence(text: str) -> str:
+    return f"{text[0].upper()}{text[1:]}."
+
+
+def _listed(items: Sequence[str], last: str) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (``last`` joins the final item)."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import engine
 from engine.grade import NESTED_BASE
-from pipeline.about import section_paragraph
+from pipeline.about import about_text
 from pipeline.cli import app
 from pipeline.recipe import bands_for, bands_table, load_recipe
 from pipeline.report import format_summary, summarize
@@ -76,10 +76,11 @@ def test_the_about_page_describes_the_books_puzzles(giant_run: tuple[Path, Path]
     rows = read_rows(folder / PUZZLES_FILE)
     pages = [page.extract_text() for page in PdfReader(next(folder.glob("*.pdf"))).pages]
     about = " ".join(next(page for page in pages if "About the difficulty" in page).split())
-    for title, section in (("Giant Easy", rows[:GIANT_COUNT]), ("Giant Medium", rows[3:])):
-        assert " ".join(section_paragraph(title, section).split()) in about
-    assert "Giant Medium (16x16, medium):" in about
-    assert not re.search(r"wing|fish|chain", about)  # nothing these puzzles do not need
+    sections = [("Giant Easy", rows[:GIANT_COUNT]), ("Giant Medium", rows[GIANT_COUNT:])]
+    for paragraph in about_text(sections).split("\n\n"):
+        assert " ".join(paragraph.split()) in about
+    assert "Giant Medium (16x16). Scanning still solves every puzzle" in about
+    assert not re.search(r"wing|fish|chain|candidate", about)  # nothing these puzzles need
 
 
 def test_people_read_technique_names() -> None:
@@ -88,14 +89,9 @@ def test_people_read_technique_names() -> None:
     row = {"size": 9, "tier": "extreme", "score": 9.0, "iterations": 3, "clues": 17}
     report = format_summary(summarize([row | {"hardest": "trial_and_error"}]))
     assert "hardest technique: Forcing Chain 1" in report and "trial_and_error" not in report
-    paragraph = section_paragraph(
-        "Extreme",
-        [row | {"hardest": "x_wing", "techniques": [{"technique": "x_wing", "steps": 1}]}],
-    )
-    assert (
-        paragraph
-        == "Extreme (9x9, extreme): each puzzle's hardest step is X-Wing; steps used: X-Wing."
-    )
+    fish = [row | {"hardest": "x_wing", "techniques": [{"technique": "x_wing", "steps": 1}]}]
+    about = about_text([("Extreme", fish)])
+    assert "(X-Wing)." in about and "x_wing" not in about
 
 
 def test_the_grade_summary_names_hardest_techniques(shared_data: Path, tmp_path: Path) -> None:

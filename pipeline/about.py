@@ -21,10 +21,13 @@ from pipeline.render.pages import symbol_word
 
 INTRO = "Every puzzle has exactly one solution. Here is what each section's puzzles ask of you"
 LOOK_UP_NOTE = "; a name in brackets is a technique's usual name, to look up if you wish"
+CLASSIC_SIZE = 9  # a book of 9x9 grids only needs no grid size in its heads
 NOTABLE_SHARE = 1 / 5  # a skill is worth a mention once this share of a section's puzzles need it
 MOST_SHARE = 1 / 2
 MANY_SHARE = 1 / 3
-MAX_NEW_SKILLS = 3  # skills explained per section, so each section stays a sentence or two
+MAX_CLAUSES = 3  # skills told of per section, so each section stays a sentence or two
+MAX_GROWN = 1  # a skill told of before and now needed by most: worth a clause when room is left
+MOST = ("most", "all")  # shares of a section's puzzles that make a skill the section's own
 SINGLES = ("full_house", "naked_single", "hidden_single")
 #: Names to look up where the engine's display name is longer than the name solvers search for.
 LOOK_UP = {
@@ -38,24 +41,24 @@ LOOK_UP = {
 class Skill:
     """Techniques a solver learns as one idea, and that idea in plain words."""
 
-    label: str  # a few words, for a section that needs it again
-    explained: str  # a noun phrase; ``{symbol}`` is "number" or "symbol"
+    again: str  # a few words, for a section that needs it again
+    explained: str  # a noun phrase, the first time; ``{symbol}`` is "number" or "symbol"
     techniques: tuple[str, ...]
 
 
 SKILLS = (
     Skill(
-        "locked candidates",
+        "a {symbol} locked in one line of a box",
         "a {symbol} that a box confines to one row or column",
         ("locked_pointing", "locked_claiming"),
     ),
     Skill(
-        "pairs and triples",
+        "cells that share their candidates",
         "two or three cells of a row, column or box that share the same candidates",
         ("naked_pair", "hidden_pair", "naked_triple", "hidden_triple", "naked_quad", "hidden_quad"),
     ),
     Skill(
-        "fish",
+        "rows that confine a {symbol} to the same columns",
         "a {symbol} that two or three rows confine to the same columns",
         (
             "x_wing",
@@ -77,7 +80,7 @@ SKILLS = (
         ("skyscraper", "two_string_kite", "empty_rectangle", "simple_colouring"),
     ),
     Skill(
-        "wings",
+        "linked cells with few candidates",
         "three or four cells with few candidates, linked through one of them",
         ("xy_wing", "xyz_wing", "wxyz_wing", "w_wing"),
     ),
@@ -88,21 +91,29 @@ SKILLS = (
         ("unique_rectangle", "hidden_rectangle", "avoidable_rectangle", "bug_plus_one"),
     ),
     Skill(
-        "chains",
+        "either-or chains",
         "a chain of either-or links, followed from cell to cell",
         ("x_chain", "xy_chain", "aic", "grouped_x_chain", "grouped_aic"),
     ),
     Skill(
-        "almost locked sets",
+        "groups of cells with one candidate too many",
         "a group of cells holding one candidate more than it has cells",
         ("als_xz", "als_xy_wing", "als_chain", "sue_de_coq"),
     ),
     Skill(
-        "trial",
+        "a trial",
         "a trial: suppose a candidate and follow what it forces until something clashes",
         ("trial_and_error",),
     ),
 )
+
+
+@dataclass(frozen=True)
+class Told:
+    """Where a skill was first told of, and how many of that section's puzzles needed it."""
+
+    title: str
+    share: str  # all, most, many, some or one
 
 
 @dataclass(frozen=True)
@@ -129,13 +140,15 @@ def about_text(sections: Sequence[tuple[str, Sequence[Mapping[str, Any]]]]) -> s
     """The about page for ``(title, rows)`` per section in print order: an introduction, then
     one paragraph per section that starts with its title (paragraphs split by blank lines)."""
     needs = [section_needs(title, rows) for title, rows in sections if rows]
-    show_size = any(need.size != needs[0].size for need in needs) or needs[0].size != 9
-    explained: set[Skill] = set()
+    if not needs:
+        return f"{INTRO}."
+    show_size = any(need.size != CLASSIC_SIZE for need in needs)
+    told: dict[Skill, Told] = {}
     paragraphs = []
     for k, need in enumerate(needs):
         head = f"{need.title} ({need.size}x{need.size})" if show_size else need.title
-        paragraphs.append(f"{head}. {_section_text(need, needs[:k], explained)}")
-    intro = INTRO + (LOOK_UP_NOTE if explained else "") + "."
+        paragraphs.append(f"{head}. {_section_text(need, needs[:k], told)}")
+    intro = INTRO + (LOOK_UP_NOTE if told else "") + "."
     return "\n\n".join([intro, *paragraphs])
 
 
@@ -156,31 +169,40 @@ def section_needs(title: str, rows: Sequence[Mapping[str, Any]]) -> SectionNeeds
     )
 
 
-def _section_text(need: SectionNeeds, before: Sequence[SectionNeeds], explained: set) -> str:
-    """What this section asks beyond the sections before it; records the skills it explains."""
+def _section_text(
+    need: SectionNeeds, before: Sequence[SectionNeeds], told: dict[Skill, Told]
+) -> str:
+    """What this section asks beyond the sections before it: the skills it is the first to need
+    by a notable share of its puzzles, explained, and any it needs far more often than the
+    section that explained it; records what it tells in ``told``."""
     if not need.skills:
         return _scanning(need, before)
     sentences = []
     if not any(earlier.skills for earlier in before):
         sentences.append(f"pencil in the candidates, the {need.symbol}s each cell can still take")
-    fresh = [skill for skill, _ in _by_count(need) if skill not in explained]
-    notable = [s for s in fresh if need.skills[s] >= ceil(need.puzzles * NOTABLE_SHARE)]
-    new = (notable or fresh[:1])[:MAX_NEW_SKILLS]
-    explained.update(new)
-    if new:
-        clauses, said = [], ""
-        for skill in new:
-            quantity = _quantity(need, skill, first=not clauses)
-            repeated = quantity.split()[0] == said
-            said = quantity.split()[0]
-            if repeated:
-                quantity = quantity.replace(" need", " also need")
-            clauses.append(f"{quantity} {_explained(skill, need)}")
+    notable = ceil(need.puzzles * NOTABLE_SHARE)
+    shares = {skill: _share(need, skill) for skill in need.skills}
+    ranked = [skill for skill, _ in _by_count(need)]
+    new = [s for s in ranked if s not in told and need.skills[s] >= notable][:MAX_CLAUSES]
+    grown = [s for s in ranked if s in told and shares[s] in MOST and told[s].share not in MOST]
+    chosen = [s for s in ranked if s in new or s in grown[: max(0, MAX_GROWN - len(new))]]
+    if not chosen:
+        top = _by_count(need)[0][0]
+        who = _who_needs(shares[top], first=True, again=False)
+        again = top.again.format(symbol=need.symbol)
+        sentences.append(f"no technique beyond those above: {who} {again}")
+    clauses = []
+    for k, skill in enumerate(chosen):
+        share = shares[skill]
+        who = _who_needs(share, first=k == 0, again=k > 0 and shares[chosen[k - 1]] == share)
+        if skill in told:
+            what = f"{skill.again.format(symbol=need.symbol)}, as in {told[skill].title}"
+        else:
+            what = _explained(skill, need)
+        clauses.append(f"{who} {what}")
+        told[skill] = Told(need.title, share)
+    if clauses:
         sentences.append("; ".join(clauses))
-    else:
-        top = _by_count(need)[:2]
-        labels = _listed([skill.label.format(symbol=need.symbol) for skill, _ in top], "and")
-        sentences.append(f"no technique beyond those above: {_quantity(need, top[0][0])} {labels}")
     return " ".join(_sentence(text) for text in sentences)
 
 
@@ -191,7 +213,7 @@ def _scanning(need: SectionNeeds, before: Sequence[SectionNeeds]) -> str:
         return _sentence(f"scanning solves every puzzle: look for {_ways(need, need.singles)}")
     if need.singles - previous.singles:
         ways = _ways(need, need.singles - previous.singles)
-        return _sentence(f"scanning still solves every puzzle; now look also for {ways}")
+        return _sentence(f"scanning still solves every puzzle; now also look for {ways}")
     if round(need.clues) < round(previous.clues):
         return _sentence(
             f"scanning still solves every puzzle, from fewer clues: about {round(need.clues)}, "
@@ -215,19 +237,26 @@ def _by_count(need: SectionNeeds) -> list[tuple[Skill, int]]:
     return sorted(need.skills.items(), key=lambda item: (-item[1], SKILLS.index(item[0])))
 
 
-def _quantity(need: SectionNeeds, skill: Skill, first: bool = True) -> str:
-    """How many of the section's puzzles need ``skill``, as words: "most puzzles need"."""
+def _share(need: SectionNeeds, skill: Skill) -> str:
+    """How many of the section's puzzles need ``skill``: all, most, many, some or one."""
     count, total = need.skills[skill], need.puzzles
-    noun = "puzzles " if first else ""
     if count == total:
-        return "every puzzle needs" if first else "all need"
+        return "all"
     if count == 1:
-        return "one puzzle needs" if first else "one needs"
+        return "one"
     if count > total * MOST_SHARE:
-        return f"most {noun}need"
-    if count >= total * MANY_SHARE:
-        return f"many {noun}need"
-    return f"some {noun}need"
+        return "most"
+    return "many" if count >= total * MANY_SHARE else "some"
+
+
+def _who_needs(share: str, *, first: bool, again: bool) -> str:
+    """The subject and verb of a clause: "most puzzles need", then "many need", or "many also
+    need" when the clause before said "many" too."""
+    subject = {"all": "every puzzle", "one": "one puzzle"}.get(share, f"{share} puzzles")
+    if not first:
+        subject = share
+    verb = "needs" if subject in ("every puzzle", "one puzzle", "one") else "need"
+    return f"{subject} also {verb}" if again else f"{subject} {verb}"
 
 
 def _explained(skill: Skill, need: SectionNeeds) -> str:
@@ -240,8 +269,3 @@ def _explained(skill: Skill, need: SectionNeeds) -> str:
 
 def _sentence(text: str) -> str:
     return f"{text[0].upper()}{text[1:]}."
-
-
-def _listed(items: Sequence[str], last: str) -> str:
-    """``a``, ``a and b``, ``a, b and c`` (``last`` joins the final item)."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"

@@ -164,7 +164,22 @@ def test_a_section_claims_only_what_its_puzzles_needed() -> None:
     assert "X-Wing" not in names_in(text) and "rows confine" not in text
     hard, harder = paragraphs(text)[1:]
     assert hard.startswith("Hard. Pencil in the candidates") and "Most puzzles need" in hard
-    assert harder == "Harder. No technique beyond those above: most puzzles need wings."
+    assert harder == (
+        "Harder. No technique beyond those above: most puzzles need linked cells with few "
+        "candidates."
+    )
+
+
+def test_a_skill_needed_by_most_is_recalled_where_it_grows() -> None:
+    """An almost locked set that one expert puzzle of five needed, and every extreme one: the
+    extreme section says so in a few words, with no second name."""
+    expert = [row(9, "xy_chain")] + [row(9, "aic")] * 3 + [row(9, "als_xz")]
+    extreme = [row(9, "als_xz", "xy_chain")] * 3
+    text = about_text([("Expert", expert), ("Extreme", extreme)])
+    assert paragraphs(text)[2] == (
+        "Extreme. Every puzzle needs groups of cells with one candidate too many, as in Expert."
+    )
+    assert max(names_in(text).values()) == 1
 
 
 def test_a_second_singles_section_says_what_differs() -> None:

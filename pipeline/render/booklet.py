@@ -1,11 +1,12 @@
 """Book assembly: plan every page, check it is printable, then write the PDF atomically.
 
 Page order: title page, contents and how to play followed by the about text (when the book has
-one), the sections, the hints (when asked for), the answers, the worked solutions (for the tiers
-asked for), then ruled notes pages to reach the page count the binding needs. The
-gutter depends on the page count and the page count on the gutter (text reflows), so planning
-repeats until the two agree. Bytes are reproducible: reportlab's invariant mode fixes dates and
-document ids, and fonts are subset in a fixed order.
+one; it starts a page of its own rather than leave a few lines over), the sections, the hints
+(when asked for), the answers, the worked solutions (for the tiers asked for), then ruled notes
+pages to reach the page count the binding needs. The gutter depends on the page count and the
+page count on the gutter (text reflows), so planning repeats until the two agree. Bytes are
+reproducible: reportlab's invariant mode fixes dates and document ids, and fonts are subset in a
+fixed order.
 """
 
 from __future__ import annotations

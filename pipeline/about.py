@@ -173,7 +173,7 @@ def _section_text(
     need: SectionNeeds, before: Sequence[SectionNeeds], told: dict[Skill, Told]
 ) -> str:
     """What this section asks beyond the sections before it: the skills it is the first to need
-    by a notable share of its puzzles, explained, and any it needs far more often than the
+    by a notable share of its puzzles, explained, and one it needs far more often than the
     section that explained it; records what it tells in ``told``."""
     if not need.skills:
         return _scanning(need, before)
@@ -183,8 +183,11 @@ def _section_text(
     notable = ceil(need.puzzles * NOTABLE_SHARE)
     shares = {skill: _share(need, skill) for skill in need.skills}
     ranked = [skill for skill, _ in _by_count(need)]
-    new = [s for s in ranked if s not in told and need.skills[s] >= notable][:MAX_CLAUSES]
+    untold = [s for s in ranked if s not in told]
+    new = [s for s in untold if need.skills[s] >= notable][:MAX_CLAUSES]
     grown = [s for s in ranked if s in told and shares[s] in MOST and told[s].share not in MOST]
+    if not new and not grown:
+        new = untold[:1]  # a few puzzles need it: say so rather than "nothing new"
     chosen = [s for s in ranked if s in new or s in grown[: max(0, MAX_GROWN - len(new))]]
     if not chosen:
         top = _by_count(need)[0][0]

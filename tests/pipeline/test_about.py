@@ -170,6 +170,15 @@ def test_a_section_claims_only_what_its_puzzles_needed() -> None:
     )
 
 
+def test_a_skill_few_puzzles_need_is_told_rather_than_nothing_new() -> None:
+    harder = [row(9, "x_wing")] + [row(9)] * 9
+    text = about_text([("Hard", [row(9, "xy_wing")] * 3), ("Harder", harder)])
+    assert paragraphs(text)[2] == (
+        "Harder. One puzzle needs a number that two or three rows confine to the same columns "
+        "(X-Wing)."
+    )
+
+
 def test_a_skill_needed_by_most_is_recalled_where_it_grows() -> None:
     """An almost locked set that one expert puzzle of five needed, and every extreme one: the
     extreme section says so in a few words, with no second name."""

@@ -31,7 +31,13 @@ ORDERS = {
     "grader": "the grader's order (Sudoku Explainer's)",
 }
 ROW_KEYS = ("id", "givens", "box_rows", "box_cols")  # what --id needs of a run's Parquet
-VOWEL_SOUNDS = "AEIOX"  # first letters read with a vowel sound: an X-Chain, an AIC (a Unique)
+VOWEL_SOUNDS = "AEIOX"
+NAKED_SUBSETS = ("naked_pair", "naked_triple", "naked_quad")
+HIDDEN_SUBSETS = (
+    "hidden_pair",
+    "hidden_triple",
+    "hidden_quad",
+)  # first letters read with a vowel sound: an X-Chain, an AIC (a Unique)
 
 
 @dataclass(frozen=True)
@@ -68,11 +74,12 @@ def first_hint(explanation: Explanation) -> str | None:
     return None
 
 
-def effects(step: PathStep, geo: Geometry) -> list[str]:
-    """What the step places and removes: ``r3c5=7``, ``r1c2<>4``."""
+def effects(step: PathStep, geo: Geometry, not_equal: str = "<>") -> list[str]:
+    """What the step places and removes: ``r3c5=7``, ``r1c2<>4`` (``not_equal`` writes a
+    removal: HoDoKu's ``<>`` in plain text, ``≠`` in print)."""
     symbol = geo.symbols
     return [f"{geo.cell_name(c)}={symbol[v - 1]}" for c, v in step.placements] + [
-        f"{geo.cell_name(c)}<>{symbol[v - 1]}" for c, v in step.eliminations
+        f"{geo.cell_name(c)}{not_equal}{symbol[v - 1]}" for c, v in step.eliminations
     ]
 
 
@@ -95,25 +102,25 @@ def reason(step: PathStep, geo: Geometry) -> str:
         inside = geo.unit_name(_shared_unit(step.cells, geo, box=kind == "locked_pointing"))
         outside = geo.unit_name(step.detail)
         return (
-            f"Look at {inside}: {digits} can only go in {outside}, "
-            f"so it leaves the rest of {outside}"
+            f"Look at {inside}: its {digits} can only go in {outside}, "
+            f"so cross {digits} out of the rest of {outside}"
         )
     if step.name == LOCKED_NAMES.get(kind):
         line = geo.unit_name(step.detail)
         box = geo.unit_name(_shared_unit(step.cells, geo, box=True))
         return (
             f"Look at {line} and {box}: {cells} hold only {digits} between them, "
-            "so no other cell in either can"
+            f"so cross {digits} out of the other cells of both"
         )
-    if kind.startswith("naked_") and step.detail >= 0:
+    if kind in NAKED_SUBSETS and step.detail >= 0:
         return (
             f"Look at {geo.unit_name(step.detail)}: {cells} hold only {digits} between them, "
-            "so no other cell there can"
+            f"so cross {digits} out of the other cells there"
         )
-    if kind.startswith("hidden_") and step.detail >= 0:
+    if kind in HIDDEN_SUBSETS and step.detail >= 0:
         return (
             f"Look at {geo.unit_name(step.detail)}: {digits} can only go in {cells}, "
-            "so those cells hold nothing else"
+            "so cross everything else out of those cells"
         )
     if kind in ("x_wing", "swordfish", "jellyfish"):
         by_rows = step.detail == 0
@@ -121,8 +128,9 @@ def reason(step: PathStep, geo: Geometry) -> str:
         covers = sorted({(c % geo.n if by_rows else c // geo.n) + 1 for c in step.cells})
         base, cover = ("rows", "columns") if by_rows else ("columns", "rows")
         return (
-            f"Look at digit {digits}: in {base} {_listed(map(str, bases))} it can only go in "
-            f"{cover} {_listed(map(str, covers))}, so it leaves the rest of those {cover}"
+            f"Look at the {digits}s: in {base} {_listed(map(str, bases))} they can only go in "
+            f"{cover} {_listed(map(str, covers))}, "
+            f"so cross {digits} out of the rest of those {cover}"
         )
     if kind == "trial_and_error" and step.eliminations and step.detail >= 0:
         cell, value = step.eliminations[0]
@@ -217,7 +225,7 @@ def _shared_unit(cells: tuple[int, ...], geo: Geometry, *, box: bool) -> int:
     raise ValueError(f"cells {cells} share no {'box' if box else 'line'}")
 
 
-def _listed(items: Iterable[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
+def _listed(items: Iterable[str], last: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c`` (or ``a, b or c``)."""
     items = list(items)
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"

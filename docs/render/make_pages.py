@@ -1,6 +1,6 @@
 """Regenerate the page images in this folder: a sample book for the layouts, a small real run
-(dug and graded puzzles) for the hints, worked solutions and report charts, large print, and an
-imposed sheet.
+(dug and graded puzzles) for the hints, worked solutions and report charts, the nightly book's
+front pages (contents, how to play, about the difficulty), large print, and an imposed sheet.
 
 Run: ``.venv/bin/python docs/render/make_pages.py`` (needs ``pdftoppm`` from poppler-utils and
 ``chromium`` for the report's screenshot).
@@ -8,17 +8,20 @@ Run: ``.venv/bin/python docs/render/make_pages.py`` (needs ``pdftoppm`` from pop
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from pipeline.recipe import parse_recipe
+from pipeline.recipe import load_recipe, parse_recipe, with_overrides
 from pipeline.render import PrintOptions, render_book
 from pipeline.render.hints import HINTS_HEADING, WORKED_HEADING
 from pipeline.render.sample import SampleSection, sample_book
 from pipeline.run import REPORT_HTML_FILE, run_book
 
 HERE = Path(__file__).resolve().parent
+NIGHTLY = HERE.parents[1] / "configs" / "nightly.toml"
+NIGHTLY_SEED = 7
 DPI = 80
 SECTIONS = [
     SampleSection("easy", 9, 1, 2),
@@ -98,11 +101,25 @@ def real_run(folder: Path) -> None:
         first_pages.setdefault(heading, page)
     page_png(pdf, first_pages[HINTS_HEADING], "hints.png")
     page_png(pdf, first_pages[WORKED_HEADING], "worked-solution.png")
+    if shutil.which(CHROMIUM[0]) is None:
+        print(f"report.png: left as it was ({CHROMIUM[0]} is not installed)")
+        return
     shot = HERE / "report.png"
     profile = f"--user-data-dir={folder / 'chromium'}"
     report = (result.folder / REPORT_HTML_FILE).as_uri()
     subprocess.run([*CHROMIUM, profile, f"--screenshot={shot}", report], check=True)
     print(f"report.png: {REPORT_HTML_FILE} in headless chromium")
+
+
+def nightly_front(folder: Path) -> None:
+    """Pages 2 and 3 of the nightly book: what a buyer reads before the first puzzle."""
+    recipe = with_overrides(
+        load_recipe(NIGHTLY), output=folder / "nightly", seed=NIGHTLY_SEED, n_jobs=1
+    )
+    result = run_book(recipe)
+    pdf = result.folder / result.manifest["pdf"]["file"]
+    page_png(pdf, 2, "about-1.png")
+    page_png(pdf, 3, "about-2.png")
 
 
 def large_print(folder: Path) -> None:
@@ -130,6 +147,7 @@ def main() -> None:
         folder = Path(name)
         layouts(folder)
         real_run(folder)
+        nightly_front(folder)
         large_print(folder)
         imposed(folder)
 

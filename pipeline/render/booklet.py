@@ -1,11 +1,12 @@
 """Book assembly: plan every page, check it is printable, then write the PDF atomically.
 
 Page order: title page, contents and how to play followed by the about text (when the book has
-one), the sections, the hints (when asked for), the answers, the worked solutions (for the tiers
-asked for), then ruled notes pages to reach the page count the binding needs. The
-gutter depends on the page count and the page count on the gutter (text reflows), so planning
-repeats until the two agree. Bytes are reproducible: reportlab's invariant mode fixes dates and
-document ids, and fonts are subset in a fixed order.
+one; it starts a page of its own rather than leave a few lines over), the sections, the hints
+(when asked for), the answers, the worked solutions (for the tiers asked for), then ruled notes
+pages to reach the page count the binding needs. The gutter depends on the page count and the
+page count on the gutter (text reflows), so planning repeats until the two agree. Bytes are
+reproducible: reportlab's invariant mode fixes dates and document ids, and fonts are subset in a
+fixed order.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from pipeline.render.page import (
 )
 from pipeline.render.pages import (
     ANSWER_LABEL_SIZE,
+    DIGITS,
     Context,
     Entry,
     GridPage,
@@ -44,10 +46,12 @@ from pipeline.render.pages import (
     Styles,
     TextPage,
     TitlePage,
+    bold_text,
     grid_area,
     label_band,
     paragraph_text,
     puzzle_label_size,
+    symbol_word,
     text_area,
 )
 from pipeline.render.slots import MAX_CELL, best_columns
@@ -59,9 +63,11 @@ MIN_ANSWER_SYMBOL = 5.0  # pt: answers are looked up, not worked in
 LARGE_PRINT_SYMBOL = 24.0  # pt: the clues of a large-print book
 LARGE_PRINT_LAYOUT = 2  # puzzles per page at most in large print
 CONTENTS_NUMBER_WIDTH = 0.6 * inch
+CONTENTS_ROW_PADDING = 1.5  # pt above and below each line of the contents
 CREATOR = "sudoku-pipeline"
 FRONT_PAGES = 1  # the title page, before the flowing front matter
 IMPOSED_SUFFIX = "-imposed"
+ABOUT_HEADING = "About the difficulty"
 KEEP_WITH_NEXT_ROOM = 0.6 * inch  # under a heading at a page's foot: about three lines of text
 
 
@@ -187,9 +193,10 @@ def _plan_pages(
 
     def front_for(numbers: Sequence[int]) -> list[list[Flowable]]:
         contents = list(zip(headings, numbers, strict=True))
-        about = _about_flowables(book, styles) if book.about else []
         front = _front_flowables(book, options, styles, contents, text_box)
-        return _flow([*front, *about], text_box)  # about follows how to play on its page
+        if not book.about:
+            return _flow(front, text_box)
+        return _kept_together(_flow(front, text_box), _about_flowables(book, styles), text_box)
 
     # the contents' length does not depend on the numbers in it: lay it out once to count it
     before_grids = FRONT_PAGES + len(front_for([0] * len(headings)))
@@ -340,47 +347,83 @@ def _front_flowables(
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (0, -1), 0),
                 ("RIGHTPADDING", (-1, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), CONTENTS_ROW_PADDING),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), CONTENTS_ROW_PADDING),
             ]
         ),
         hAlign="LEFT",
     )
-    table.spaceAfter = styles.heading.fontSize
+    rules = [Paragraph(text, styles.body) for text in _how_to_play(book, options)]
+    table.spaceAfter = rules[-1].spaceAfter = styles.heading.fontSize  # room above a heading
     return [
         Paragraph("Contents", styles.heading),
         table,
         Paragraph("How to play", styles.heading),
-        *(Paragraph(text, styles.body) for text in _how_to_play(book, options)),
+        *rules,
     ]
 
 
 def _how_to_play(book: Book, options: PrintOptions) -> list[str]:
-    sizes = sorted({p.grids.geometry for s in book.sections for p in s.puzzles}, key=lambda g: g.n)
-    symbol_sets = "; ".join(f"{g.n}x{g.n} grids use {_symbol_range(g.symbols)}" for g in sizes)
+    geometries = {puzzle.grids.geometry for section in book.sections for puzzle in section.puzzles}
+    sizes = sorted(geometries, key=lambda g: g.n)
+    symbol = symbol_word(g.n for g in sizes)
+    if len(sizes) == 1:
+        held = f"each {symbol} {_symbol_range(sizes[0].symbols)} exactly once"
+    else:
+        ranges = ", ".join(f"{_symbol_range(g.symbols)} in a {g.n}x{g.n} grid" for g in sizes)
+        held = f"each {symbol} exactly once: {ranges}"
     rules = [
-        "Fill every empty cell so that each row, each column and each outlined box holds every "
-        f"symbol exactly once. {symbol_sets}.",
-        "In the answers at the back, the printed clues are bold and the filled-in symbols grey.",
+        f"Fill every empty cell so that each row, each column and each outlined box holds {held}.",
+        f"In the answers at the back, the clues are bold and the {symbol}s you fill in grey.",
     ]
     if options.shade_answers:
         rules.append(
-            "Answer cells are shaded by the round of reasoning in which they can first be "
-            "found: the darker the cell, the later it falls."
+            "The answers are also shaded by round: round 1 is what the starting grid gives "
+            "away, round 2 what round 1 opens up, and so on; the darker the cell, the later it "
+            "falls."
         )
     return rules
 
 
 def _symbol_range(symbols: str) -> str:
-    digits = symbols[:9]
-    letters = symbols[9:]
-    text = f"{digits[0]}-{digits[-1]}"
-    return f"{text} and {letters[0]}-{letters[-1]}" if letters else text
+    """``1 to 9``, or ``1 to 9 and A to G`` for a grid with letters."""
+    digits, letters = symbols[:DIGITS], symbols[DIGITS:]
+    text = f"{digits[0]} to {digits[-1]}"
+    return f"{text} and {letters[0]} to {letters[-1]}" if letters else text
 
 
 def _about_flowables(book: Book, styles: Styles) -> list[Flowable]:
+    """The about text's paragraphs; one that opens with a section's title and a full stop (as
+    the generated text does) sets them in bold, as a run-in head."""
     assert book.about is not None
-    paragraphs = [part.strip() for part in book.about.split("\n\n") if part.strip()]
-    body = [Paragraph(paragraph_text(part), styles.body) for part in paragraphs]
-    return [Paragraph("About the difficulty", styles.heading), *body]
+    titles = {section.title for section in book.sections}
+    body = []
+    for part in (part.strip() for part in book.about.split("\n\n") if part.strip()):
+        head, _, rest = part.partition(". ")
+        if rest and head.split(" (")[0] in titles:
+            markup = f"{bold_text(head + '.', styles.heading)} {paragraph_text(rest)}"
+        else:
+            markup = paragraph_text(part)
+        body.append(Paragraph(markup, styles.body))
+    return [Paragraph(ABOUT_HEADING, styles.heading), *body]
+
+
+def _kept_together(
+    pages: list[list[Flowable]], block: list[Flowable], box: Box
+) -> list[list[Flowable]]:
+    """``block`` under the last of ``pages`` if it fits in the room left there, else from a
+    new page: a page that holds only the last lines of a text looks like a printing fault."""
+    if not pages:
+        return _flow(block, box)
+    if _height([*pages[-1], *block], box) <= box.height:
+        return [*pages[:-1], [*pages[-1], *block]]
+    return [*pages, *_flow(block, box)]
+
+
+def _height(flowables: list[Flowable], box: Box) -> float:
+    """The height ``flowables`` take stacked in ``box``, as :func:`_flow` stacks them."""
+    stacked = sum(f.wrap(box.width, box.height)[1] + f.getSpaceAfter() for f in flowables)
+    return stacked - flowables[-1].getSpaceAfter()
 
 
 def _flow(flowables: list[Flowable], box: Box) -> list[list[Flowable]]:

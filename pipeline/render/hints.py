@@ -18,20 +18,22 @@ from reportlab.platypus import Flowable, Paragraph
 import engine
 from pipeline.explain import Explanation, effects, explain, first_hint, reason
 from pipeline.render.book import Book, BookError, BookPuzzle
+from pipeline.render.pages import bold_text, symbol_word
 
 HINTS_HEADING = "Hints"
 WORKED_HEADING = "Worked solutions"
-SINGLES_ONLY = "Singles all the way."
+SINGLES_ONLY = "Singles solve it all."
 HINTS_INTRO = (
-    "For each puzzle, the first step that takes more than singles (a symbol with one place left "
-    "in a row, column or box, or a cell with one symbol left): fill in every single you can see, "
-    'then look where the hint says. "Singles all the way" means singles solve it all.'
+    "For each puzzle, where to look once you have filled in every single: each cell that only "
+    "one {symbol} fits, and each last place left for a {symbol} in a row, column or box. Cells "
+    "are named by row and column: r2c6 is row 2, column 6."
 )
 WORKED_INTRO = (
     "Each pass starts from the grid as the pass before left it: first every single in sight, "
     "then the one technique named. Cells are named by row and column: r3c5=7 places a 7 in row "
-    "3, column 5; r1c2<>4 crosses out the 4 pencilled in row 1, column 2."
+    "3, column 5; r1c2≠4 crosses out the 4 pencilled in row 1, column 2."
 )
+NOT_EQUAL = "≠"  # a removal, as printed: r1c2≠4
 WORKED_SIZE_RATIO = 0.85  # worked solutions are set a little smaller than body text
 EXPLAINED_CACHE = 4096  # puzzles: the booklet lays the book out more than once
 
@@ -44,11 +46,13 @@ def numbered(book: Book) -> Iterator[tuple[int, BookPuzzle]]:
 
 def hint_flowables(book: Book, heading: ParagraphStyle, body: ParagraphStyle) -> list[Flowable]:
     """The hints section: a heading, a line of use, then one numbered hint per puzzle."""
-    flowables: list[Flowable] = [Paragraph(HINTS_HEADING, heading), Paragraph(HINTS_INTRO, body)]
+    symbol = symbol_word(puzzle.grids.geometry.n for _, puzzle in numbered(book))
+    intro = HINTS_INTRO.format(symbol=symbol)
+    flowables: list[Flowable] = [Paragraph(HINTS_HEADING, heading), Paragraph(intro, body)]
     for number, puzzle in numbered(book):
         hint = first_hint(_explained(puzzle))
         text = f"{hint}." if hint else SINGLES_ONLY
-        flowables.append(Paragraph(f"{_bold(f'{number}.', heading)} {escape(text)}", body))
+        flowables.append(Paragraph(f"{bold_text(f'{number}.', heading)} {escape(text)}", body))
     return flowables
 
 
@@ -68,10 +72,12 @@ def worked_flowables(
         if puzzle.tier not in tiers:
             continue
         explained = _explained(puzzle)
-        title = f"{_bold(f'Puzzle {number}', heading)} ({escape(puzzle.tier)})"
+        title = f"{bold_text(f'Puzzle {number}', heading)} ({escape(puzzle.tier)})"
         flowables.append(Paragraph(title, title_style))
         lines = worked_lines(explained)
-        flowables.extend(Paragraph(_bold(label, heading) + text, small) for label, text in lines)
+        flowables.extend(
+            Paragraph(bold_text(label, heading) + text, small) for label, text in lines
+        )
     if not flowables:
         return []
     return [Paragraph(WORKED_HEADING, heading), Paragraph(escape(WORKED_INTRO), body), *flowables]
@@ -84,21 +90,15 @@ def worked_lines(explained: Explanation) -> list[tuple[str, str]]:
     lines = []
     for pass_no, group in groupby(explained.steps, key=lambda step: step.pass_no):
         first, *more = steps = list(group)
-        done = ", ".join(dict.fromkeys(e for step in steps for e in effects(step, geo)))
+        done = ", ".join(dict.fromkeys(e for step in steps for e in effects(step, geo, NOT_EQUAL)))
         if first.single:
-            text = f"Singles: {done}"
-        elif not more:
-            text = f"{first.name}: {reason(first, geo)} ({done})"
-        else:
-            text = f"{first.name}: {reason(first, geo)}; {len(more)} more like it ({done})"
+            lines.append((f"Pass {pass_no}. ", escape(f"Singles: {done}")))
+            continue
+        why = reason(first, geo)
+        text = why if first.name in why else f"{first.name}. {why}"  # "Look for a ..." names it
+        text += f"; {len(more)} more like it ({done})" if more else f" ({done})"
         lines.append((f"Pass {pass_no}. ", escape(text)))
     return lines
-
-
-def _bold(text: str, heading: ParagraphStyle) -> str:
-    """``text`` in the heading's (bold) font: the book's text fonts are registered one by one,
-    so ``<b>`` would not find a bold face."""
-    return f'<font name="{heading.fontName}">{escape(text)}</font>'
 
 
 def _explained(puzzle: BookPuzzle) -> Explanation:

@@ -7,7 +7,7 @@ drawn literally: ``drawString`` takes no markup, and paragraphs escape ``<`` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -44,6 +44,7 @@ HEADING_SIZE = 16
 TITLE_DROP = 0.3  # title block starts this fraction of the live height from the top
 LABEL_SEPARATOR = " · "
 LARGE_PRINT_TEXT = 16 / BODY_SIZE  # large print sets body text at 16 pt, the rest in proportion
+DIGITS = 9  # grids of up to 9 symbols use the numbers 1-9; larger ones add letters
 
 
 def puzzle_label_size(large: bool) -> float:
@@ -61,6 +62,12 @@ def grid_area(frame: PageFrame, legend: bool = False) -> Box:
     return frame.live.inset(0, bottom, 0, HEADER_BAND)
 
 
+def symbol_word(sizes: Iterable[int]) -> str:
+    """What to call the symbols of grids of these sizes: numbers, or symbols once letters join
+    them (past 9x9)."""
+    return "number" if max(sizes) <= DIGITS else "symbol"
+
+
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
@@ -73,6 +80,12 @@ def text_area(frame: PageFrame) -> Box:
 def paragraph_text(text: str) -> str:
     """Recipe text as Paragraph markup that prints it literally (line breaks kept)."""
     return escape(text).replace("\n", "<br/>")
+
+
+def bold_text(text: str, heading: ParagraphStyle) -> str:
+    """``text`` as markup in the heading's (bold) font: the book's text fonts are registered one
+    by one, so ``<b>`` would not find a bold face."""
+    return f'<font name="{heading.fontName}">{escape(text)}</font>'
 
 
 class Styles:
@@ -249,7 +262,7 @@ class GridPage:
         x = frame.live.x0
         canv.setFont(fonts.text, ANSWER_LABEL_SIZE)
         canv.setFillGray(SOFT_GREY)
-        caption = "Shading: logic pass that solved the cell"
+        caption = "Shading: the round in which the cell is found"
         canv.drawString(x, y, caption)
         x += pdfmetrics.stringWidth(caption + "  ", fonts.text, ANSWER_LABEL_SIZE)
         canv.setStrokeGray(SOFT_GREY)

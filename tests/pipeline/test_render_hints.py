@@ -5,19 +5,25 @@ and the solution."""
 from __future__ import annotations
 
 import re
+from itertools import groupby
 from pathlib import Path
 
 import pdfplumber
 import pytest
 
 import engine
-from pipeline.explain import explain, first_hint
+from engine.path import PathStep
+from pipeline.explain import Explanation, explain, first_hint
 from pipeline.recipe import RecipeError, parse_recipe
 from pipeline.render import Book, BookPuzzle, PrintOptions, Section, render_book
-from pipeline.render.hints import HINTS_HEADING, SINGLES_ONLY, WORKED_HEADING
+from pipeline.render.hints import HINTS_HEADING, SINGLES_ONLY, WORKED_HEADING, worked_lines
 from pipeline.render.sample import SampleSection, sample_book
 
 PLACEMENT = re.compile(r"\br(\d)c(\d)=(\d)")
+#: A dug hard puzzle whose path takes a Hidden Rectangle, named "hidden_" as hidden subsets are.
+HIDDEN_RECTANGLE = (
+    "7...431..6.1....2..3...18..9.....23..1..5..9..73.....4..61...7..5....3.1..843...6"
+)
 ABOUT = "Easy puzzles need only singles.\n\nExpert puzzles need chains."
 
 
@@ -94,6 +100,36 @@ def test_worked_solutions_walk_every_pass(book: Book, pages: list[str]) -> None:
         assert len(placed) == puzzle.givens.count(".")
         for row, col, value in placed:
             assert puzzle.solution[(int(row) - 1) * 9 + int(col) - 1] == value
+
+
+def test_worked_lines_read_as_print(book: Book, pages: list[str]) -> None:
+    """Removals print as r1c2≠4, and a pass names its technique once (a chain's sentence already
+    names it); the intro says how cells are named."""
+    text = section_text(pages, WORKED_HEADING, "Notes")
+    flat = " ".join(text.split())
+    assert "<>" not in flat and re.search(r"r\dc\d≠\d", flat)
+    assert "r1c2≠4 crosses out the 4" in flat
+    for puzzle in book.sections[1].puzzles:
+        explained = explain(puzzle.givens)
+        for (_, line), step in zip(worked_lines(explained), first_steps(explained), strict=True):
+            assert line.count(step.name) <= 1, line
+
+
+def first_steps(explained: Explanation) -> list[PathStep]:
+    return [next(group) for _, group in groupby(explained.steps, key=lambda s: s.pass_no)]
+
+
+def test_hidden_rectangle_is_not_worded_as_a_hidden_pair() -> None:
+    explained = explain(HIDDEN_RECTANGLE)
+    step = next(s for s in explained.steps if s.technique == "hidden_rectangle")
+    line = dict(worked_lines(explained))[f"Pass {step.pass_no}. "]
+    assert line.startswith("Look for a Hidden Rectangle on ")
+    assert "everything else" not in line
+
+
+def test_hints_say_how_cells_are_named(pages: list[str]) -> None:
+    text = " ".join(section_text(pages, HINTS_HEADING, "Answers: Easy").split())
+    assert "r2c6 is row 2, column 6" in text and "only one number fits" in text
 
 
 def test_about_shares_the_how_to_play_page(tmp_path: Path) -> None:

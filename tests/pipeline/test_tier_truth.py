@@ -14,11 +14,12 @@ from typer.testing import CliRunner
 
 import engine
 from engine.grade import NESTED_BASE
-from pipeline.about import about_text, section_sentence
+from pipeline.about import about_text
 from pipeline.cli import app
 from pipeline.recipe import bands_for, bands_table, load_recipe
 from pipeline.report import format_summary, summarize
-from pipeline.store import MANIFEST_FILE, PUZZLES_FILE, read_metadata, read_rows
+from pipeline.run import MANIFEST_FILE, PUZZLES_FILE
+from pipeline.store import read_metadata, read_rows
 
 runner = CliRunner()
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
@@ -78,8 +79,8 @@ def test_the_about_page_describes_the_books_puzzles(giant_run: tuple[Path, Path]
     sections = [("Giant Easy", rows[:GIANT_COUNT]), ("Giant Medium", rows[GIANT_COUNT:])]
     for paragraph in about_text(sections).split("\n\n"):
         assert " ".join(paragraph.split()) in about
-    assert "Giant Medium: singles are enough." in about
-    assert not re.search(r"wing|fish|chain", about)  # nothing these puzzles do not need
+    assert "Giant Medium (16x16). Scanning still solves every puzzle" in about
+    assert not re.search(r"wing|fish|chain|candidate", about)  # nothing these puzzles need
 
 
 def test_people_read_technique_names() -> None:
@@ -88,15 +89,9 @@ def test_people_read_technique_names() -> None:
     row = {"size": 9, "tier": "extreme", "score": 9.0, "iterations": 3, "clues": 17}
     report = format_summary(summarize([row | {"hardest": "trial_and_error"}]))
     assert "hardest technique: Forcing Chain 1" in report and "trial_and_error" not in report
-    sentence = section_sentence(
-        "Extreme",
-        [row | {"hardest": "x_wing", "techniques": [{"technique": "x_wing", "steps": 1}]}],
-        set(),
-    )
-    assert sentence == (
-        "Extreme: most puzzles ask you to follow one digit across several rows and columns at "
-        "once. Look up X-Wing."
-    )
+    fish = [row | {"hardest": "x_wing", "techniques": [{"technique": "x_wing", "steps": 1}]}]
+    about = about_text([("Extreme", fish)])
+    assert "(X-Wing)." in about and "x_wing" not in about
 
 
 def test_the_grade_summary_names_hardest_techniques(shared_data: Path, tmp_path: Path) -> None:

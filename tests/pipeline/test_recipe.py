@@ -377,8 +377,9 @@ MEASURED = (
 
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_a_hostile_recipe_is_refused_at_once_naming_its_fault(tmp_path: Path, case: str) -> None:
-    """The real CLI: exit 2 with one Error line before any work, in under 200 MB (its time:
-    bench/recipe_limits_bench.py)."""
+    """The real CLI: exit 2 with one Error line before any work, in the memory of the command's
+    imports (the 2,000 sections of a million used to grow to 9 GB; the figures of a fresh
+    process: bench/recipe_limits_bench.py)."""
     recipe = tmp_path / "hostile.toml"
     recipe.write_text('title = "Hostile"\nseed = 1\n' + HOSTILE[case])
     script = Path(sys.executable).with_name("pipeline")
@@ -387,7 +388,7 @@ def test_a_hostile_recipe_is_refused_at_once_naming_its_fault(tmp_path: Path, ca
     code, peak_kb, _ = first.split()
     assert int(code) == 2 and len(errors) == 1
     assert errors[0].startswith(f"Error: {recipe}") and HOSTILE_FAULT[case] in errors[0]
-    assert int(peak_kb) < 200 << 10, peak_kb
+    assert int(peak_kb) < 500 << 10, peak_kb
 
 
 @settings(max_examples=300, deadline=None)

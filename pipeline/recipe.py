@@ -170,9 +170,6 @@ def own_bands_first(own: Sequence[Tier], defaults: Mapping[str, Tier]) -> dict[s
     return bands | {name: band for name, band in defaults.items() if name not in bands}
 
 
-_REQUIRED = REQUIRED
-
-
 class _Table:
     """One TOML table being read against its declaration (:mod:`pipeline.recipe_schema`; None:
     keys of any name). Its keys are checked first, so a misspelt key is reported as unknown
@@ -209,7 +206,7 @@ class _Table:
     def get(self, key: str, default: object) -> Any:
         if key in self.value:
             return self.value[key]
-        if default is _REQUIRED:
+        if default is REQUIRED:
             self.fail(key, "is required")
         return None if default is NONE else default
 
@@ -231,7 +228,7 @@ class _Table:
 
     def tables(self, key: str, schema: Table, most: int) -> list[_Table]:
         """An array of tables (``[[key]]``), required, non-empty and of at most ``most``."""
-        value = self.get(key, _REQUIRED)
+        value = self.get(key, REQUIRED)
         if not isinstance(value, list) or not value:
             self.fail(key, f"got {_shown(value)}; allowed: one or more [[{key}]] tables")
         if len(value) > most:
@@ -315,7 +312,7 @@ def _trim(table: _Table) -> dict[str, Any]:
     if value is None or not isinstance(value, Mapping):
         return {} if value is None else {"trim": value}
     custom = table.table("trim", TRIM)
-    return {"trim": CUSTOM, **{side: custom.get(side, _REQUIRED) for side in TRIM.names}}
+    return {"trim": CUSTOM, **{side: custom.get(side, REQUIRED) for side in TRIM.names}}
 
 
 def _print(top: _Table, tier_names: tuple[str, ...]) -> PrintSpec:

@@ -30,7 +30,7 @@ ORDER = $(if $(filter none,$(SEED)),-p no:randomly,$(if $(SEED),-p randomly --ra
 
 test: $(STAMP) system-deps lint
 	$(BIN)/pipeline prepare
-	$(BIN)/python -m pytest -q $(ORDER)
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup $(ORDER)
 
 # BENCH=dig_bench,engine_bench runs only those scripts (bench/RESULTS.md's qqwing tables come from these two)
 bench: $(STAMP) system-deps

@@ -6,46 +6,15 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.geometry import SYMBOLS
 from engine.search import Workspace, search_except
 from engine.solver import guesses
 from tests import reference
 from tests.conftest import TEST_DATA, read_puzzles
-
-# every box shape up to 9x9, tall ones too; the share of cells partial_grids may blank shrinks
-# with the size (12x12 and 16x16 for other modules' tests), or the counts would take long
-SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)]
-BLANK_AT_MOST = {4: 0.9, 6: 0.9, 8: 0.6, 9: 0.55, 12: 0.6, 16: 0.5}
-
-
-@st.composite
-def partial_grids(
-    draw: st.DrawFn, shapes: list[tuple[int, int]] = SHAPES
-) -> tuple[int, int, list[int]]:
-    """Random partial grids: a random full grid (``engine.random_grid``, drawn shape and seed)
-    with a drawn share of its cells blanked in a drawn order, sometimes with one given changed
-    (often a clash)."""
-    box_rows, box_cols = draw(st.sampled_from(shapes))
-    n = box_rows * box_cols
-    seed = draw(st.integers(0, 2**32 - 1))
-    box = (box_rows, box_cols)
-    full = engine.parse(engine.random_grid(n, seed=seed, box=box), box)
-    values = [int(v) for v in full.values]
-    share = draw(st.floats(0.0, BLANK_AT_MOST[n]))
-    order = draw(st.permutations(range(n * n)))
-    for cell in order[: round(share * n * n)]:
-        values[cell] = 0
-    if draw(st.booleans()):
-        values[draw(st.integers(0, n * n - 1))] = draw(st.integers(1, n))
-    return box_rows, box_cols, values
-
-
-def text(values: list[int]) -> str:
-    return "".join(SYMBOLS[v - 1] if v else "." for v in values)
+from tests.helpers import clash_free, grid_text, partial_grids
 
 
 @settings(max_examples=300, deadline=None)
@@ -54,7 +23,7 @@ def test_counter_agrees_with_reference(case: tuple[int, int, list[int]], limit: 
     box_rows, box_cols, values = case
     n = box_rows * box_cols
     expected = reference.count(values, n, box_rows, box_cols, limit)
-    puzzle = text(values)
+    puzzle = grid_text(values)
     grid = engine.Grid(engine.geometry(box_rows, box_cols), np.array(values, dtype=np.uint8))
     if engine.text.find_clash(grid.geometry, grid.values):
         assert expected == 0
@@ -85,13 +54,12 @@ def permute_rows_in_band(values: list[int], rnd: random.Random, box_rows: int, n
 def test_count_is_invariant_under_relabelling_and_row_swaps(case, rnd: random.Random) -> None:
     box_rows, box_cols, values = case
     n = box_rows * box_cols
-    if engine.text.find_clash(engine.geometry(box_rows, box_cols), np.array(values)):
-        return
+    assume(clash_free(case))
     box = (box_rows, box_cols)
-    base = engine.count_solutions(text(values), 20, box=box)
-    assert engine.count_solutions(text(relabel(values, rnd, n)), 20, box=box) == base
+    base = engine.count_solutions(grid_text(values), 20, box=box)
+    assert engine.count_solutions(grid_text(relabel(values, rnd, n)), 20, box=box) == base
     moved = permute_rows_in_band(values, rnd, box_rows, n)
-    assert engine.count_solutions(text(moved), 20, box=box) == base
+    assert engine.count_solutions(grid_text(moved), 20, box=box) == base
 
 
 def golden_cases() -> list[tuple[str, int, str]]:
@@ -194,8 +162,7 @@ def test_alldifferent_filtering_agrees_with_reference(case, limit: int) -> None:
     box_rows, box_cols, values = case
     geo = engine.geometry(box_rows, box_cols)
     grid = np.array(values, dtype=np.uint8)
-    if engine.text.find_clash(geo, grid):
-        return
+    assume(clash_free(case))
     expected = reference.count(values, geo.n, box_rows, box_cols, limit)
     solution = np.zeros(geo.ncells, dtype=np.uint8)
     assert Workspace(geo, alldifferent=True).search(grid, limit, solution) == expected
@@ -208,8 +175,7 @@ def test_search_except_counts_the_solutions_without_a_value(case, limit: int, rn
     box_rows, box_cols, values = case
     geo = engine.geometry(box_rows, box_cols)
     blanks = [cell for cell, v in enumerate(values) if v == 0]
-    if not blanks or engine.text.find_clash(geo, np.array(values, dtype=np.uint8)):
-        return
+    assume(blanks and clash_free(case))
     cell, value = rnd.choice(blanks), rnd.randint(1, geo.n)
     expected = 0
     for other in set(range(1, geo.n + 1)) - {value}:

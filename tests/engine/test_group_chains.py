@@ -13,7 +13,7 @@ from engine.geometry import geometry
 from engine.logic import TECHNIQUES, techniques_mask, workspace
 from engine.text import parse
 from tests.conftest import read_puzzles
-from tests.engine.test_logic_properties import dig
+from tests.helpers import dig
 
 NEW = ("grouped_x_chain", "grouped_aic", "als_xz", "als_xy_wing", "als_chain")
 BELOW = TECHNIQUES[: TECHNIQUES.index("aic") + 1]  # the ladder before them

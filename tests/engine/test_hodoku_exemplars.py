@@ -21,9 +21,11 @@ from engine.geometry import geometry
 from engine.logic import TECHNIQUES, techniques_mask, workspace
 from engine.logic.passes import PERSON_RUNG_ARRAY
 from engine.text import parse
-from tests.engine.test_hodoku_reglib import CODES, FAMILIES, SUBSUMED
+from tests.hodoku import CODES, EXEMPLARS, FAMILIES, read_exemplars
 
-EXEMPLARS = "hodoku_exemplars_techniques.tsv"
+# one worker builds this module's shared fixtures once (make test: pytest -n auto --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("test_hodoku_exemplars")
+
 MIN_RATE = 0.99  # of a technique's exemplars
 #: Lower bars where our path reaches other states than HoDoKu's (its exemplars' paths start with
 #: "x", any technique). Avoidable rectangles need corners solved by logic, so they depend most on
@@ -115,21 +117,6 @@ TRIED_BEFORE = {
 
 def candidates_left(run) -> int:
     return int(sum(bin(int(m)).count("1") for m in run.candidates[run.values == 0]))
-
-
-def read_exemplars(path: Path) -> list[tuple[str, str]]:
-    """(puzzle, HoDoKu code without its variant) of each exemplar of a technique of ours: not
-    another's, nor a pattern one of ours only subsumes."""
-    exemplars = []
-    with path.open() as handle:
-        for line in handle:
-            if line.startswith("#") or not line.strip():
-                continue
-            puzzle, code = line.split("\t")[:2]
-            code = code.split("-")[0]
-            if code in CODES and code not in SUBSUMED:
-                exemplars.append((puzzle, code))
-    return exemplars
 
 
 @pytest.fixture(scope="module")

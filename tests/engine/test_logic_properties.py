@@ -21,9 +21,9 @@ from engine.logic.state import (
     S_TECH,
     UNIQUE_RECTANGLE,
 )
-from engine.solver import count_grid
-from engine.text import Grid, parse, to_text
+from engine.text import parse, to_text
 from tests.conftest import TEST_DATA, read_puzzles
+from tests.helpers import dig
 
 SAMPLE_EASY = 120  # 17-clue puzzles (mostly singles and locked candidates)
 SAMPLE_HARD = 30  # top1465 puzzles (chains and trial and error)
@@ -35,18 +35,6 @@ def puzzles(shared_data: Path) -> list[str]:
     easy = read_puzzles(shared_data / "17_clue.txt")[:SAMPLE_EASY]
     hard = read_puzzles(shared_data / "magictour_top1465.txt")[:SAMPLE_HARD]
     return easy + hard
-
-
-def dig(geo: Geometry, seed: int) -> str:
-    """A minimal-ish unique puzzle: blank cells of a random grid while the answer stays unique."""
-    rng = np.random.default_rng(seed)
-    values = parse(engine.random_grid(geo.n, seed=seed, box=geo.shape), geo.shape).values.copy()
-    for cell in rng.permutation(geo.ncells):
-        keep = values[cell]
-        values[cell] = 0
-        if count_grid(Grid(geo, values), 2)[0] != 1:
-            values[cell] = keep
-    return to_text(geo, values)
 
 
 def transform(geo: Geometry, text: str, seed: int) -> tuple[str, np.ndarray]:

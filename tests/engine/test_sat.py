@@ -15,7 +15,7 @@ from engine import sat, solver
 from engine.search import OUT_OF_BUDGET, Workspace
 from tests import reference
 from tests.conftest import read_puzzles
-from tests.engine.test_counter import partial_grids, text
+from tests.helpers import grid_text, partial_grids
 
 SHAPES = [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)]
 REFERENCE_UP_TO = 9  # the reference backtracker is too slow beyond 9x9
@@ -55,7 +55,7 @@ def test_fallback_counts_what_the_dfs_counts(shape: tuple[int, int], rnd: random
         full = engine.random_grid(geo.n, seed=rnd.getrandbits(32), box=shape)
         values = [int(v) for v in engine.parse(full, shape).values]
         keep = rnd.uniform(0.45, 0.7)
-        puzzles.append(text([v if rnd.random() < keep else 0 for v in values]))
+        puzzles.append(grid_text([v if rnd.random() < keep else 0 for v in values]))
     space = Workspace(geo)
     expected = [
         space.search(engine.parse(p, shape).values, 3, np.zeros(geo.ncells, np.uint8))

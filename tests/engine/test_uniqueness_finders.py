@@ -15,7 +15,7 @@ from engine.geometry import Geometry, geometry
 from engine.logic import workspace
 from engine.text import parse
 from tests.conftest import TEST_DATA, read_puzzles
-from tests.engine.test_logic_properties import dig
+from tests.helpers import dig
 
 FINDERS = ("unique_rectangle", "hidden_rectangle", "avoidable_rectangle", "sue_de_coq")
 STATES = 40  # per puzzle

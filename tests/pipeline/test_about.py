@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
 from engine import TECHNIQUE_NAMES, TECHNIQUES
 from pipeline.about import LOOK_UP, SINGLES, SKILLS, about_text
@@ -22,8 +21,11 @@ from pipeline.recipe import load_recipe
 from pipeline.render import PrintOptions, render_book
 from pipeline.render.book import book_from_rows
 from pipeline.store import read_rows
+from tests.helpers import runner
 
-runner = CliRunner()
+# one worker builds this module's shared fixtures once (make test: pytest -n auto --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("test_about")
+
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SEED = 7
 MAX_WORDS = 250

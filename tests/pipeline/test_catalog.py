@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 from pipeline.app import SOME_ROWS_BAD
 from pipeline.catalog import DATABASE, EXPORT_SCHEMA, RUN_LOCKS, Catalog, CatalogError
@@ -26,12 +25,12 @@ from pipeline.cli import app
 from pipeline.recipe import load_recipe
 from pipeline.run import STATE_FILE, run_book, run_folder
 from pipeline.store import CATALOG, CHUNKS, PUZZLES_FILE, read_rows
+from tests.helpers import runner
 
 ROOT = Path(__file__).resolve().parents[2]
 OLD_CATALOG = ROOT / "tests" / "data" / "old_catalog"  # written by the Parquet catalog
 PIPELINE = str(Path(sys.executable).parent / "pipeline")
 TIMEOUT = 180  # seconds a subprocess run may take on a busy 2-core machine
-runner = CliRunner()
 
 BOOK = """
 title = "{title}"

@@ -9,12 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from pipeline.app import BAD_ARGUMENTS
 from pipeline.cli import app
+from tests.helpers import (
+    one_error_line,
+    runner,
+)
 
-runner = CliRunner()
 PIPELINE = Path(sys.executable).parent / "pipeline"  # the installed entry point
 COMMANDS = (
     "dig",
@@ -53,12 +55,6 @@ HEAVY = (
 
 def command_names() -> list[str]:
     return sorted(c.name or c.callback.__name__ for c in app.registered_commands)
-
-
-def one_error_line(stderr: str) -> str:
-    lines = stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), stderr
-    return lines[0]
 
 
 def test_every_command_is_walked_below() -> None:

@@ -11,27 +11,16 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
-from pipeline.cli import app
 from pipeline.recipe import load_recipe
 from pipeline.run import LOCK_FILE, run_folder
 from pipeline.store import PUZZLE_SCHEMA, PUZZLES_FILE, read_rows, write_table
-from tests.pipeline.test_run import HOLD_LOCK, small_recipe
-
-runner = CliRunner()
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, [str(arg) for arg in args])
-    assert "Traceback" not in result.output
-    return result.exit_code, result.stdout, result.stderr
-
-
-def one_error_line(stderr: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), stderr
-    return lines[0]
+from tests.helpers import (
+    HOLD_LOCK,
+    invoke,
+    one_error_line,
+    small_recipe,
+)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from pipeline.app import BAD_ARGUMENTS
 from pipeline.cli import app
@@ -16,9 +15,8 @@ from pipeline.daily import daily_seed, today, with_run_seed
 from pipeline.recipe import RecipeError, load_recipe, with_overrides
 from pipeline.run import run_folder
 from pipeline.store import MANIFEST_FILE, PUZZLES_FILE, read_rows
-from tests.pipeline.test_run import content
+from tests.helpers import content, runner
 
-runner = CliRunner()
 DAY, NEXT_DAY = date(2026, 11, 23), date(2026, 11, 24)
 
 DAILY = """

@@ -34,8 +34,11 @@ from pipeline.recipe import ParallelSpec, RecipeError, SectionSpec, load_recipe,
 from pipeline.run import run_book
 from pipeline.tasks import DigJob, dig_chunk, plan_chunks, section_tiers
 from tests.conftest import read_puzzles
+from tests.helpers import content, small_recipe
 from tests.pipeline import worker_tasks
-from tests.pipeline.test_run import content, small_recipe
+
+# one worker builds this module's shared fixtures once (make test: pytest -n auto --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("test_dask")
 
 pytest.importorskip("distributed", reason="the optional extra `distributed` is not installed")
 
@@ -415,16 +418,12 @@ def test_a_worker_that_grades_garbage_is_one_error_line_naming_it(tmp_path: Path
     assert not (tmp_path / "out.parquet").exists()
 
 
-def private(n_jobs: int, spec: ParallelSpec | None = None) -> ParallelSpec:
-    """``spec`` (default: the defaults) as ``--backend dask`` without a scheduler makes it: a
-    private cluster of ``n_jobs`` workers."""
-    base = ParallelSpec() if spec is None else spec
-    return dataclasses.replace(base, n_jobs=n_jobs, backend="dask", scheduler=None)
-
-
 def test_a_private_cluster_runs_every_task_on_its_own_tls_workers() -> None:
     ran = {
-        address for _, (_, address) in results_in_order(worker_tasks.where, range(6), private(2))
+        address
+        for _, (_, address) in results_in_order(
+            worker_tasks.where, range(6), worker_tasks.private(2)
+        )
     }
     assert len(ran) == 2 and all(re.fullmatch(r"tls://127\.0\.0\.1:\d+", a) for a in ran)
 
@@ -433,12 +432,12 @@ SIGTERM_AFTER_FIRST_RESULT = """
 import sys
 from pipeline.app import terminate_cleanly
 from pipeline.parallel import results_in_order
-from tests.pipeline.test_dask import private
 from tests.pipeline import worker_tasks
 
 def main():
     with terminate_cleanly():
-        for _, (_, pid) in results_in_order(worker_tasks.slow_pid, range(1000), private(2)):
+        tasks = results_in_order(worker_tasks.slow_pid, range(1000), worker_tasks.private(2))
+        for _, (_, pid) in tasks:
             print(pid, flush=True)
 
 main()
@@ -554,7 +553,7 @@ def test_another_user_cannot_get_code_run_by_a_private_cluster_run(
 
     monkeypatch.setattr(parallel, "prepare_workers", prepare_then_intrude)
     on_private = dataclasses.replace(
-        recipe, output=tmp_path / "private", parallel=private(2, recipe.parallel)
+        recipe, output=tmp_path / "private", parallel=worker_tasks.private(2, recipe.parallel)
     )
     result = run_book(on_private)
     turned_away = r"(plain tcp|tls with a certificate of its own): turned away \(\w+\)"

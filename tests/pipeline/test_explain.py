@@ -12,17 +12,20 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 import engine
 from engine.logic.names import NAMES
 from engine.path import FISH_SIZES, LOCKED_NAMES
 from pipeline.app import BAD_ARGUMENTS
-from pipeline.cli import app
 from pipeline.explain import explain, first_hint, to_json
 from tests.conftest import read_puzzles
-from tests.engine.test_hodoku_exemplars import EXEMPLARS, read_exemplars
-from tests.engine.test_hodoku_reglib import CODES
+from tests.helpers import (
+    invoke,
+)
+from tests.hodoku import CODES, EXEMPLARS, read_exemplars
+
+# one worker builds this module's shared fixtures once (make test: pytest -n auto --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("test_explain")
 
 SEED = 1717
 PLACEMENT = re.compile(r"\br(\d+)c(\d+)=(\w)")
@@ -47,8 +50,6 @@ MIN_NAMED_PRE_EMPTED = {
 #: 0.68 on the grader's ladder, in SE's order).
 MIN_NAMED_ALL = 0.95
 
-runner = CliRunner()
-
 
 def step_line(technique: str) -> re.Pattern:
     """A printed step of ``technique``: its name, with a rectangle's type or a fish's size."""
@@ -67,10 +68,6 @@ def dug() -> engine.DigResult:
     return engine.dig(grid, "hard", seed=SEED)
 
 
-def invoke(*args: str):
-    return runner.invoke(app, ["explain", *args])
-
-
 def placements(text: str) -> list[tuple[int, int, str]]:
     """The placements a step makes (after its ``=>``; a forcing step's supposition precedes it)."""
     effects = " ".join(line.partition("=>")[2] for line in text.splitlines())
@@ -81,29 +78,29 @@ def placements(text: str) -> list[tuple[int, int, str]]:
 def test_text_groups_steps_by_pass_and_places_the_solution(
     dug: engine.DigResult, order: str
 ) -> None:
-    result = invoke(dug.puzzle, "--order", order)
-    assert result.exit_code == 0, result.output
-    passes = [int(p) for p in re.findall(r"^Pass (\d+)$", result.output, re.M)]
-    told = re.search(r"^Solved below in .*: (\d+) passes$", result.output, re.M)
+    result = invoke("explain", dug.puzzle, "--order", order)
+    assert result.code == 0, result.stdout
+    passes = [int(p) for p in re.findall(r"^Pass (\d+)$", result.stdout, re.M)]
+    told = re.search(r"^Solved below in .*: (\d+) passes$", result.stdout, re.M)
     assert told and passes == list(range(1, int(told.group(1)) + 1))
-    found = placements(result.output)
+    found = placements(result.stdout)
     assert len(found) == dug.puzzle.count(".")  # every blank placed once
     for row, col, value in found:
         assert dug.solution[(row - 1) * 9 + col - 1] == value
-    assert "<>" in result.output  # a hard puzzle needs eliminations
+    assert "<>" in result.stdout  # a hard puzzle needs eliminations
     if order == "grader":  # the path the grade is built on
         assert passes[-1] == dug.grade.iterations
         assert re.search(
-            rf"^  {re.escape(NAMES[dug.grade.hardest])}( Type \d)?:", result.output, re.M
+            rf"^  {re.escape(NAMES[dug.grade.hardest])}( Type \d)?:", result.stdout, re.M
         )
     else:
-        assert result.output == invoke(dug.puzzle).output  # the default
+        assert result.stdout == invoke("explain", dug.puzzle).stdout  # the default
 
 
 def test_json_round_trips(dug: engine.DigResult, tmp_path: Path) -> None:
     out = tmp_path / "path.json"
-    result = invoke(dug.puzzle, "--format", "json", "-o", str(out))
-    assert result.exit_code == 0, result.output
+    result = invoke("explain", dug.puzzle, "--format", "json", "-o", str(out))
+    assert result.code == 0, result.stdout
     data = json.loads(out.read_text())
     assert data == to_json(explain(dug.puzzle))
     assert json.loads(json.dumps(data)) == data
@@ -128,16 +125,16 @@ def test_id_from_a_runs_parquet(dug: engine.DigResult, tmp_path: Path) -> None:
     )
     source = tmp_path / "puzzles.parquet"
     pq.write_table(table, source)
-    result = invoke("--id", "abcdef01", "--from", str(source))
-    assert result.exit_code == 0, result.output
-    assert result.output == invoke(dug.puzzle).output
-    missing = invoke("--id", "0000", "--from", str(source))
-    assert missing.exit_code == BAD_ARGUMENTS
-    assert "no puzzle has an id starting with '0000'" in missing.output
+    result = invoke("explain", "--id", "abcdef01", "--from", str(source))
+    assert result.code == 0, result.stdout
+    assert result.stdout == invoke("explain", dug.puzzle).stdout
+    missing = invoke("explain", "--id", "0000", "--from", str(source))
+    assert missing.code == BAD_ARGUMENTS
+    assert "no puzzle has an id starting with '0000'" in missing.stderr
     pq.write_table(table.drop(["box_rows"]), source)
-    unfit = invoke("--id", "abcdef01", "--from", str(source))
-    assert unfit.exit_code == BAD_ARGUMENTS
-    assert "not a run's puzzle file: no column box_rows" in unfit.output
+    unfit = invoke("explain", "--id", "abcdef01", "--from", str(source))
+    assert unfit.code == BAD_ARGUMENTS
+    assert "not a run's puzzle file: no column box_rows" in unfit.stderr
 
 
 @pytest.mark.parametrize(
@@ -150,10 +147,9 @@ def test_id_from_a_runs_parquet(dug: engine.DigResult, tmp_path: Path) -> None:
     ],
 )
 def test_bad_input_is_one_line(args: tuple[str, ...], code: int, message: str) -> None:
-    result = invoke(*args)
-    assert result.exit_code == code
-    assert message in result.output
-    assert "Traceback" not in result.output
+    result = invoke("explain", *args)
+    assert result.code == code
+    assert message in result.stderr
 
 
 def test_hint_is_the_first_step_beyond_singles(dug: engine.DigResult) -> None:
@@ -173,9 +169,9 @@ def exemplar_texts(shared_data: Path) -> list[tuple[str, str]]:
     texts = []
     for puzzle, code in read_exemplars(shared_data / EXEMPLARS):
         if CODES[code] != "trial_and_error":
-            result = invoke(puzzle)
-            assert result.exit_code == 0, result.output
-            texts.append((code, result.output))
+            result = invoke("explain", puzzle)
+            assert result.code == 0, result.stdout
+            texts.append((code, result.stdout))
     return texts
 
 
@@ -253,8 +249,8 @@ def test_forcing_steps_say_what_was_supposed(shared_data: Path) -> None:
     (The first top1465 puzzle that needs it: dug extreme puzzles may need ALS chains only.)"""
     hard = read_puzzles(shared_data / "magictour_top1465.txt")
     puzzle = next(p for p in hard if engine.grade(p).hardest == "trial_and_error")
-    result = invoke(puzzle)
-    lines = [line for line in result.output.splitlines() if "  Forcing Chain:" in line]
+    result = invoke("explain", puzzle)
+    lines = [line for line in result.stdout.splitlines() if "  Forcing Chain:" in line]
     assert lines
     for line in lines:
         match = re.search(r"Suppose (r\d+c\d+)=(\d): .* so \2 cannot go in \1 => \1<>\2$", line)

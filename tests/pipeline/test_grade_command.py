@@ -6,72 +6,32 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
 import pipeline.commands.grade  # noqa: F401  (registers the command)
-from engine import SYMBOLS
-from pipeline.app import app
 from pipeline.grade import SHOWN_PROBLEMS, TOP_PUZZLES
 from pipeline.tasks import INVALID, MULTIPLE, NO_SOLUTION, OK, STATUSES
-
-runner = CliRunner()
-PROJECT = Path(__file__).resolve().parents[2]
-RUN_APP = (
-    "import sys; import pipeline.commands.grade; from pipeline.app import app; "
-    "app(sys.argv[1:], prog_name='pipeline')"
+from tests.helpers import (
+    CLASH,
+    MULTI,
+    NO_SOL,
+    SHORT,
+    SOLUTION,
+    UNIQUE,
+    Outcome,
+    invoke,
+    one_blank_per_row,
+    one_error_line,
+    run_pipeline,
+    solution_grid,
 )
 
 
-def solution_grid(box_rows: int, box_cols: int, shift: int = 0) -> str:
-    """A valid full grid by the shifted-rows pattern: row r starts at a box-row offset."""
-    n = box_rows * box_cols
-    return "".join(
-        SYMBOLS[(box_cols * (r % box_rows) + r // box_rows + c + shift) % n]
-        for r in range(n)
-        for c in range(n)
-    )
-
-
-def one_blank_per_row(grid: str, n: int, offset: int = 0) -> str:
-    """The grid with one cell blanked in each row (a different column each): unique by
-    construction, since each row then misses exactly one symbol."""
-    cells = list(grid)
-    for r in range(n):
-        cells[r * n + (r + offset) % n] = "."
-    return "".join(cells)
-
-
-SOLUTION = solution_grid(3, 3)
-UNIQUE = one_blank_per_row(SOLUTION, 9)
-MULTI = "1" + "." * 80  # one clue: many solutions
-NO_SOL = "12345678." + "........9" + "." * 63  # r1c9 has no candidate, yet no two givens clash
-CLASH = "11" + "." * 79
-SHORT = "1234"
-
-
-def invoke(*args: object, stdin: str | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(app, ["grade", *(str(a) for a in args)], input=stdin)
-    assert "Traceback" not in result.output, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def run_pipeline(*args: object, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    """The app in a real process, as ``.venv/bin/pipeline`` runs it."""
-    command = [sys.executable, "-c", RUN_APP, *(str(a) for a in args)]
-    return subprocess.run(command, input=stdin, capture_output=True, cwd=PROJECT, timeout=120)
-
-
-def one_error_line(stderr: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), stderr
-    return lines[0]
+def grade(*args: object, stdin: str | None = None) -> Outcome:
+    return invoke("grade", *args, stdin=stdin)
 
 
 def test_every_status_with_its_line_and_reason(tmp_path: Path) -> None:
@@ -79,7 +39,7 @@ def test_every_status_with_its_line_and_reason(tmp_path: Path) -> None:
     lines = ["# a comment", f"{UNIQUE} 1.2 easy", MULTI, "", NO_SOL, CLASH, SHORT, UNIQUE]
     source.write_text("\n".join(lines) + "\n")
     out = tmp_path / "graded.parquet"
-    code, stdout, stderr = invoke(source, "-o", out, "-j", 1, "-q")
+    code, stdout, stderr = grade(source, "-o", out, "-j", 1, "-q")
     assert code == 1
     assert one_error_line(stderr) == "Error: 4 of 6 rows are not ok"
     table = pl.read_parquet(out)
@@ -105,7 +65,7 @@ def test_all_ok_exits_zero_and_writes_csv_and_json_lines(tmp_path: Path) -> None
     source = tmp_path / "good.txt"
     source.write_text("\n".join(puzzles) + "\n")
     for name in ("graded.csv", "graded.jsonl"):
-        code, stdout, stderr = invoke(source, "-o", tmp_path / name, "-j", 1, "-q")
+        code, stdout, stderr = grade(source, "-o", tmp_path / name, "-j", 1, "-q")
         assert (code, stderr) == (0, "")
         assert stdout.startswith("5 rows\n")
     csv = pl.read_csv(tmp_path / "graded.csv", schema_overrides={"solution": pl.String})
@@ -121,32 +81,38 @@ def test_sizes_mixed_in_one_chunk_and_forced_box(tmp_path: Path) -> None:
     source = tmp_path / "sizes.txt"
     source.write_text("\n".join(puzzles[:4]) + "\n")
     out = tmp_path / "sizes.parquet"
-    assert invoke(source, "-o", out, "-j", 1, "-q")[0] == 0
+    assert grade(source, "-o", out, "-j", 1, "-q")[0] == 0
     table = pl.read_parquet(out)
     assert table["size"].to_list() == [4, 6, 9, 16]
     assert table["solution"].to_list() == [solution_grid(r, c) for r, c in shapes[:4]]
     forced = tmp_path / "forced.txt"
     forced.write_text(puzzles[4] + "\n")  # 3x2 boxes: the default 2x3 reading would clash
-    assert invoke(forced, "-o", out, "-j", 1, "-q")[0] == 1
-    assert invoke(forced, "-o", out, "--box", "3x2", "-j", 1, "-q")[0] == 0
+    assert grade(forced, "-o", out, "-j", 1, "-q")[0] == 1
+    assert grade(forced, "-o", out, "--box", "3x2", "-j", 1, "-q")[0] == 0
     assert pl.read_parquet(out)["solution"].to_list() == [solution_grid(3, 2)]
 
 
-def test_one_and_two_workers_give_identical_output(tmp_path: Path, monkeypatch) -> None:
+def test_two_workers_keep_every_row_on_its_line(tmp_path: Path, monkeypatch) -> None:
+    """Chunks graded by two workers come back in the file's order: each row keeps its line,
+    its status and its own solution. (That any number of workers gives the same rows is
+    tested once, where results are put in order: tests/pipeline/test_parallel.py.)"""
     monkeypatch.setattr("pipeline.parallel.WORKER_START", 0.0)  # workers after the first chunk
-    rows = [one_blank_per_row(solution_grid(3, 3, s % 9), 9, s) for s in range(30)]
+    solutions = [solution_grid(3, 3, s % 9) for s in range(30)]
+    rows = [one_blank_per_row(solution, 9, s) for s, solution in enumerate(solutions)]
     rows[7], rows[19], rows[23] = MULTI, CLASH, NO_SOL
     source = tmp_path / "many.txt"
     source.write_text("\n".join(rows) + "\n")
-    outputs = []
-    for jobs in (1, 2):
-        out = tmp_path / f"jobs{jobs}.parquet"
-        code, stdout, _ = invoke(source, "-o", out, "-j", jobs, "--chunk-size", 4, "-q")
-        assert code == 1
-        outputs.append((pl.read_parquet(out), stdout))
-    assert outputs[0][0].equals(outputs[1][0])
-    assert outputs[0][0]["line"].to_list() == list(range(1, 31))
-    summary = [line for line in outputs[0][1].splitlines() if "slowest" not in line]
+    out = tmp_path / "graded.parquet"
+    code, stdout, _ = grade(source, "-o", out, "-j", 2, "--chunk-size", 4, "-q")
+    assert code == 1
+    table = pl.read_parquet(out)
+    assert table["line"].to_list() == list(range(1, 31))
+    bad = {7: MULTIPLE, 19: INVALID, 23: NO_SOLUTION}
+    assert table["status"].to_list() == [bad.get(i, OK) for i in range(30)]
+    ok = table.filter(pl.col("status") == OK)
+    assert ok["puzzle"].to_list() == [row for i, row in enumerate(rows) if i not in bad]
+    assert ok["solution"].to_list() == [s for i, s in enumerate(solutions) if i not in bad]
+    summary = [line for line in stdout.splitlines() if "slowest" not in line]
     assert len(summary) > 10
 
 
@@ -154,7 +120,7 @@ def test_strict_stops_at_the_first_bad_row_and_writes_nothing(tmp_path: Path) ->
     source = tmp_path / "mixed.txt"
     source.write_text("\n".join([UNIQUE, UNIQUE, CLASH, MULTI] + [UNIQUE] * 16) + "\n")
     out = tmp_path / "graded.parquet"
-    code, _, stderr = invoke(source, "-o", out, "--strict", "-j", 1, "-q")
+    code, _, stderr = grade(source, "-o", out, "--strict", "-j", 1, "-q")
     assert code == 1
     assert one_error_line(stderr).startswith(f"Error: {source} line 3: invalid: ")
     assert not out.exists() and list(tmp_path.iterdir()) == [source]
@@ -170,7 +136,7 @@ def test_csv_with_header_gzip_and_column(tmp_path: Path) -> None:
     body = f"quizzes,solutions\n{UNIQUE},{SOLUTION}\n{MULTI},\n"
     source.write_bytes(gzip.compress(body.encode()))
     out = tmp_path / "graded.parquet"
-    assert invoke(source, "-o", out, "--column", "quizzes", "-j", 1, "-q")[0] == 1
+    assert grade(source, "-o", out, "--column", "quizzes", "-j", 1, "-q")[0] == 1
     table = pl.read_parquet(out)
     assert table["status"].to_list() == [OK, MULTIPLE] and table["line"].to_list() == [2, 3]
 
@@ -184,9 +150,9 @@ def test_recipe_tiers_name_the_bands(tmp_path: Path) -> None:
     source = tmp_path / "one.txt"
     source.write_text(UNIQUE + "\n")
     out = tmp_path / "graded.parquet"
-    code, stdout, _ = invoke(source, "-o", out, "--recipe", recipe, "-j", 1, "-q")
+    code, stdout, _ = grade(source, "-o", out, "--recipe", recipe, "-j", 1, "-q")
     assert code == 0
-    default = invoke(source, "-o", tmp_path / "default.parquet", "-j", 1, "-q")[1]
+    default = grade(source, "-o", tmp_path / "default.parquet", "-j", 1, "-q")[1]
     assert "anything" not in default  # the engine's own bands by default ...
     # ... the recipe's with --recipe, its own first as in a run (else "easy" would claim it)
     assert pl.read_parquet(out)["tier"].to_list() == ["anything"]
@@ -212,14 +178,14 @@ def test_unusable_arguments_exit_2_with_one_line(
     source = tmp_path / "p.txt"
     source.write_text("12" + UNIQUE[2:] + "\n")
     filled = [a.format(src=source, tmp=tmp_path) for a in args]
-    code, stdout, stderr = invoke(*filled, "-q")
+    code, stdout, stderr = grade(*filled, "-q")
     assert code == 2 and stdout == ""
     assert message in one_error_line(stderr)
 
 
 def test_usage_errors_are_typers_exit_2() -> None:
-    assert invoke()[0] == 2
-    assert invoke("x.txt", "--chunk-size", 0)[0] == 2
+    assert grade()[0] == 2
+    assert grade("x.txt", "--chunk-size", 0)[0] == 2
 
 
 def test_stdin_in_a_real_subprocess(tmp_path: Path) -> None:
@@ -240,7 +206,7 @@ def test_summary_agrees_with_the_output(tmp_path: Path) -> None:
     source = tmp_path / "summary.txt"
     source.write_text("\n".join(good + [CLASH] * (SHOWN_PROBLEMS + 3)) + "\n")
     out = tmp_path / "graded.parquet"
-    code, stdout, _ = invoke(source, "-o", out, "-j", 1, "-q")
+    code, stdout, _ = grade(source, "-o", out, "-j", 1, "-q")
     table = pl.read_parquet(out)
     assert code == 1 and stdout.startswith(f"{len(table)} rows\n")
     for tier, count in table["tier"].drop_nulls().value_counts().rows():
@@ -256,7 +222,7 @@ def test_several_sources_in_order_each_row_once(tmp_path: Path) -> None:
     first.write_text("\n".join(UNIQUE[r * 9 : r * 9 + 9] for r in range(9)) + "\n")
     second.write_text(f"{MULTI}\n{UNIQUE}\n")
     out = tmp_path / "graded.parquet"
-    assert invoke(first, second, "-o", out, "-j", 1, "--chunk-size", 1, "-q")[0] == 1
+    assert grade(first, second, "-o", out, "-j", 1, "--chunk-size", 1, "-q")[0] == 1
     table = pl.read_parquet(out)
     assert table.select("source", "line", "status").rows() == [
         (str(first), 1, OK),

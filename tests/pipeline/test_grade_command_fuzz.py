@@ -10,16 +10,14 @@ from pathlib import Path
 import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 import pipeline.commands.grade  # noqa: F401  (registers the command)
 from pipeline.app import app
 from pipeline.formats import read_puzzles
 from pipeline.formats.sources import MAX_LINE_CHARS
 from pipeline.tasks import OK, STATUSES
-from tests.pipeline.test_grade_command import CLASH, MULTI, NO_SOL, SOLUTION, UNIQUE
+from tests.helpers import CLASH, MULTI, NO_SOL, SOLUTION, UNIQUE, runner
 
-runner = CliRunner()
 FUZZ = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

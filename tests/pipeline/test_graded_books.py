@@ -8,27 +8,22 @@ from pathlib import Path
 import pdfplumber
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 import engine
 from pipeline.app import BAD_ARGUMENTS, SOME_ROWS_BAD
-from pipeline.cli import app
 from pipeline.puzzle_files import read_puzzle_rows
 from pipeline.store import puzzle_id, read_rows
 from tests.conftest import TEST_DATA
-from tests.pipeline.test_render_pdf import read_grids
+from tests.helpers import (
+    CLASH,
+    SHORT,
+    invoke,
+)
+from tests.printed import read_grids
 
-runner = CliRunner()
 #: Unique puzzles of every tier, and puzzles with no or several solutions (see its README).
 COLLECTION = TEST_DATA / "golden_counts.txt"
-CLASH, SHORT = "11" + "." * 79, "1234"  # rows that are not even puzzles
 HARD = ("hard", "extreme")
-
-
-def invoke(*args: object) -> tuple[int, str, str]:
-    result = runner.invoke(app, [str(arg) for arg in args])
-    assert "Traceback" not in result.output and not isinstance(result.exception, Exception)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def bought_lines(graded: Path) -> list[int]:

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 import pipeline.grade
 from pipeline.app import INTERNAL_ERROR, TRACEBACK_PREFIX
@@ -26,9 +25,14 @@ from pipeline.formats import FormatError, read_puzzles
 from pipeline.formats.sources import MAX_LINE_CHARS, SNIFF_BYTES
 from pipeline.recipe import RecipeError, load_recipe
 from pipeline.recipe_schema import MAX_SEED
-from tests.pipeline.test_grade_command import CLASH, SOLUTION, UNIQUE
+from tests.helpers import (
+    CLASH,
+    SOLUTION,
+    UNIQUE,
+    invoke,
+    runner,
+)
 
-runner = CliRunner()
 PROJECT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).with_name("pipeline")
 FILE_LIMIT = 2048  # bytes a process may write to one file, in the full-disk test
@@ -184,12 +188,6 @@ def test_huge_lines_are_error_rows_read_in_bounded_memory(tmp_path: Path) -> Non
     assert int(out[-1]) < 250, f"peak {out[-1]} MB"
 
 
-def invoke(*args: object) -> tuple[int, str]:
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    return result.exit_code, result.stderr
-
-
 def test_an_internal_error_exits_3_and_saves_its_traceback(tmp_path: Path, monkeypatch) -> None:
     def broken(*args, **kwargs):
         raise RuntimeError("the grader broke")
@@ -197,7 +195,7 @@ def test_an_internal_error_exits_3_and_saves_its_traceback(tmp_path: Path, monke
     monkeypatch.setattr(pipeline.grade, "grade_files", broken)
     source = tmp_path / "p.txt"
     source.write_text(UNIQUE + "\n")
-    code, stderr = invoke("grade", source, "-q")
+    code, _, stderr = invoke("grade", source, "-q")
     assert code == INTERNAL_ERROR == 3
     (line,) = stderr.strip().splitlines()
     assert line.startswith("Error: internal error (RuntimeError: the grader broke)")
@@ -217,15 +215,15 @@ def test_seeds_beyond_int64_are_refused_naming_the_option(tmp_path: Path, comman
         "dig": ["dig", existing, "-o", tmp_path / "d.parquet"],
         "run": ["run", existing],
     }[command]
-    code, stderr = invoke(*args, "--seed", MAX_SEED + 1)
+    code, _, stderr = invoke(*args, "--seed", MAX_SEED + 1)
     assert code == 2 and "'--seed'" in stderr and str(MAX_SEED) in stderr
-    code, stderr = invoke(*args, "--seed", -1)
+    code, _, stderr = invoke(*args, "--seed", -1)
     assert code == 2 and "'--seed'" in stderr
 
 
 def test_the_largest_seed_is_stored(tmp_path: Path) -> None:
     out = tmp_path / "g.parquet"
-    code, stderr = invoke("generate", "-o", out, "-n", "2", "--size", "4", "-j", "1", "-q",
+    code, _, stderr = invoke("generate", "-o", out, "-n", "2", "--size", "4", "-j", "1", "-q",
                           "--seed", MAX_SEED)  # fmt: skip
     assert code == 0, stderr
     assert set(pq.read_table(out).column("seed").to_pylist()) == {MAX_SEED}
@@ -253,7 +251,7 @@ def test_a_band_that_cannot_work_fails_at_once_naming_its_key(
 ) -> None:
     recipe = write_recipe(tmp_path / "r.toml", f"[tiers.x]\n{band}\n")
     start = time.perf_counter()
-    code, stderr = invoke("run", recipe, "-o", tmp_path / "out")
+    code, _, stderr = invoke("run", recipe, "-o", tmp_path / "out")
     assert time.perf_counter() - start < 5  # before the engine compiles or a worker starts
     assert code == 2 and stderr.startswith(f"Error: {recipe}: {key}: ") and words in stderr
 
@@ -289,7 +287,7 @@ def test_an_output_that_is_also_the_input_is_refused(tmp_path: Path) -> None:
         ("render", graded, "-o", graded),
         ("dig", graded, "-o", graded),
     ):
-        code, stderr = invoke(*args)
+        code, _, stderr = invoke(*args)
         assert code == 2 and "is also an input" in stderr, args
     assert graded.read_bytes() == before and source.read_text() == UNIQUE + "\n"
 
@@ -297,7 +295,7 @@ def test_an_output_that_is_also_the_input_is_refused(tmp_path: Path) -> None:
 def test_an_output_folder_that_cannot_be_written_is_one_error(tmp_path: Path) -> None:
     source = tmp_path / "p.txt"
     source.write_text(UNIQUE + "\n")
-    code, stderr = invoke("grade", source, "-o", "/proc/graded.parquet", "-q", "-j", "1")
+    code, _, stderr = invoke("grade", source, "-o", "/proc/graded.parquet", "-q", "-j", "1")
     assert code == 2 and stderr.startswith("Error: /proc/graded.parquet: cannot write in /proc")
 
 
@@ -332,14 +330,14 @@ def test_grids_are_not_puzzles_and_a_bad_grid_row_is_named(tmp_path: Path) -> No
         args = (
             (command, grids, "-o", tmp_path / "x.pdf") if command == "render" else (command, grids)
         )
-        code, stderr = invoke(*args)
+        code, _, stderr = invoke(*args)
         assert code == 2 and "holds solution grids" in stderr and "pipeline dig" in stderr
     table = pq.read_table(grids)
     solutions = table.column("solution").to_pylist()
     solutions[1] = solutions[1][:-1] + "."
     broken = tmp_path / "broken.parquet"
     pq.write_table(table.set_column(4, "solution", [solutions]), broken)
-    code, stderr = invoke("dig", broken, "-o", tmp_path / "d.parquet", "-j", "1", "-q")
+    code, _, stderr = invoke("dig", broken, "-o", tmp_path / "d.parquet", "-j", "1", "-q")
     assert code == 2 and "broken.parquet: row 2: solution has 1 blank cells" in stderr
 
 

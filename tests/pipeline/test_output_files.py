@@ -11,22 +11,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pipeline.cli import app
 from pipeline.formats import InputSize, input_size
 from tests.conftest import TEST_DATA
-from tests.pipeline.test_run import small_recipe
+from tests.helpers import (
+    invoke,
+    small_recipe,
+)
 
-runner = CliRunner()
 PIPELINE = Path(sys.executable).parent / "pipeline"
 COLLECTION = TEST_DATA / "golden_counts.txt"  # 47 puzzles, some not ok
-
-
-def invoke(*args: object) -> int:
-    result = runner.invoke(app, [str(arg) for arg in args])
-    assert "Traceback" not in result.output, result.output
-    return result.exit_code
 
 
 @pytest.fixture
@@ -51,12 +45,15 @@ def test_every_output_follows_the_umask(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     recipe = small_recipe(tmp_path, nine=2)
-    assert invoke("run", recipe, "-o", out / "runs", "-q", "-j", 1) == 0
-    assert invoke("generate", "-o", out / "grids.parquet", "-n", 2, "--size", 4, "-j", 1, "-q") == 0
-    assert invoke("dig", out / "grids.parquet", "-o", out / "dug.parquet", "-j", 1, "-q") == 0
+    assert invoke("run", recipe, "-o", out / "runs", "-q", "-j", 1).code == 0
+    assert (
+        invoke("generate", "-o", out / "grids.parquet", "-n", 2, "--size", 4, "-j", 1, "-q").code
+        == 0
+    )
+    assert invoke("dig", out / "grids.parquet", "-o", out / "dug.parquet", "-j", 1, "-q").code == 0
     for name in ("graded.parquet", "graded.csv", "graded.jsonl"):
-        assert invoke("grade", COLLECTION, "-o", out / name, "-j", 1, "-q") == 1
-    assert invoke("render", out / "dug.parquet", "-o", out / "book.pdf") == 0
+        assert invoke("grade", COLLECTION, "-o", out / name, "-j", 1, "-q").code == 1
+    assert invoke("render", out / "dug.parquet", "-o", out / "book.pdf").code == 0
     found = modes(out)
     assert {"book.pdf", "graded.csv", "dug.parquet", "runs/catalog.sqlite"} <= found.keys()
     assert any(name.endswith(".pdf") and name.startswith("runs/") for name in found)
@@ -70,14 +67,14 @@ def test_every_output_follows_the_umask(tmp_path: Path) -> None:
 
 def test_csv_output_ends_lines_with_newline_only(tmp_path: Path) -> None:
     output = tmp_path / "graded.csv"
-    assert invoke("grade", COLLECTION, "-o", output, "-j", 1, "-q") == 1
+    assert invoke("grade", COLLECTION, "-o", output, "-j", 1, "-q").code == 1
     data = output.read_bytes()
     assert b"\r" not in data and data.count(b"\n") == 48  # header and 47 rows
 
 
 def test_input_size_is_rows_for_parquet_and_bytes_for_text(tmp_path: Path) -> None:
     graded = tmp_path / "graded.parquet"
-    assert invoke("grade", COLLECTION, "-o", graded, "-j", 1, "-q") == 1
+    assert invoke("grade", COLLECTION, "-o", graded, "-j", 1, "-q").code == 1
     size = COLLECTION.stat().st_size
     assert input_size([COLLECTION]) == InputSize(None, size)
     assert input_size([graded]) == InputSize(47, graded.stat().st_size)
@@ -92,7 +89,7 @@ def test_progress_shows_a_total(tmp_path: Path, unit: str) -> None:
     source = COLLECTION
     if unit == "rows":
         source = tmp_path / "graded.parquet"
-        assert invoke("grade", COLLECTION, "-o", source, "-j", 1, "-q") == 1
+        assert invoke("grade", COLLECTION, "-o", source, "-j", 1, "-q").code == 1
     done = subprocess.run(
         [PIPELINE, "grade", source, "-j", "1"],
         capture_output=True,

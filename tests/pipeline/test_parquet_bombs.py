@@ -14,6 +14,9 @@ import pytest
 
 from pipeline.formats import read_puzzles
 
+# one worker builds this module's shared fixtures once (make test: pytest -n auto --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("test_parquet_bombs")
+
 SCRIPT = Path(sys.executable).with_name("pipeline")
 BOMB_CHARS = 400 << 20  # one value: 400 MB once decompressed, a few KB on disk
 PEAK_LIMIT_KB = 500 << 10

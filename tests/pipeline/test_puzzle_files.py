@@ -16,11 +16,9 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 import engine
 from pipeline.app import BAD_ARGUMENTS, SOME_ROWS_BAD
-from pipeline.cli import app
 from pipeline.commands import stats as stats_command
 from pipeline.puzzle_files import OK as OK_READ
 from pipeline.puzzle_files import read_puzzle_rows
@@ -29,15 +27,11 @@ from pipeline.source_sections import RankedPuzzles
 from pipeline.store import PUZZLE_SCHEMA, puzzle_id, read_rows, write_table
 from pipeline.tasks import OK
 from tests.conftest import TEST_DATA
+from tests.helpers import (
+    invoke,
+)
 
-runner = CliRunner()
 COLLECTION = TEST_DATA / "golden_counts.txt"  # unique puzzles of every tier, and some not ok
-
-
-def invoke(*args: object) -> tuple[int, str, str]:
-    result = runner.invoke(app, [str(arg) for arg in args])
-    assert "Traceback" not in result.output and not isinstance(result.exception, Exception)
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture(scope="module")

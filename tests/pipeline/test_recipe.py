@@ -215,7 +215,9 @@ MISTAKES = [
 ]
 
 
-@pytest.mark.parametrize(("path", "value", "key", "allowed"), MISTAKES, ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    ("path", "value", "key", "allowed"), MISTAKES, ids=lambda v: "missing" if v is DROP else str(v)
+)
 def test_each_mistake_names_its_key(path, value, key, allowed):
     with pytest.raises(RecipeError) as caught:
         parse_recipe(with_change(path, value), SOURCE)

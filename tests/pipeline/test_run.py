@@ -24,55 +24,12 @@ from pipeline.recipe import load_recipe, with_overrides
 from pipeline.report import verify_rows
 from pipeline.run import LOCK_FILE, RunLocked, run_book, run_folder, run_lock
 from pipeline.store import CHUNKS, MANIFEST_FILE, PUZZLES_FILE, puzzle_id, read_metadata, read_rows
+from tests.helpers import HOLD_LOCK, content, small_recipe
 
 ROOT = Path(__file__).resolve().parents[2]
-TIMESTAMPS = ("created",)
 KILL_AFTER_CHUNKS = 2
 KILLED_NINES = 24  # one puzzle per chunk: a run long enough to be killed half-way
 SUBPROCESS_TIMEOUT = 60
-
-SMALL = """
-title = "Small Test"
-seed = {seed}
-output = "{output}"
-[parallel]
-n_jobs = {n_jobs}
-chunk_size = {chunk_size}
-[print]
-about = false
-[[sections]]
-title = "Tiny"
-size = 4
-tier = "easy"
-count = 4
-minimal = false
-layout = 6
-[[sections]]
-title = "Classic"
-size = 9
-tier = "easy"
-count = {nine}
-symmetry = "rotate180"
-layout = 4
-"""
-
-
-def small_recipe(
-    folder: Path, seed: int = 7, n_jobs: int = 1, chunk_size: int = 3, nine: int = 6
-) -> Path:
-    """A two-section recipe (4x4 and 9x9 easy) written in ``folder``, output under it."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"small-{seed}.toml"
-    text = SMALL.format(
-        seed=seed, output=folder / "output", n_jobs=n_jobs, chunk_size=chunk_size, nine=nine
-    )
-    path.write_text(text)
-    return path
-
-
-def content(rows: list[dict]) -> list[dict]:
-    """Rows without timestamps: what must be equal between equivalent runs."""
-    return [{k: v for k, v in row.items() if k not in TIMESTAMPS} for row in rows]
 
 
 def test_run_makes_the_book(tmp_path: Path) -> None:
@@ -102,13 +59,6 @@ def test_run_makes_the_book(tmp_path: Path) -> None:
     assert Catalog(recipe.output).known_ids() == {r["id"] for r in rows}
     with run_lock(result.folder):  # the run let go of its lock
         pass
-
-
-def test_one_and_two_workers_give_identical_rows(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr("pipeline.parallel.WORKER_START", 0.0)  # workers even for a small book
-    one = run_book(load_recipe(small_recipe(tmp_path / "a", n_jobs=1)))
-    two = run_book(load_recipe(small_recipe(tmp_path / "b", n_jobs=2)))
-    assert content(one.rows) == content(two.rows)
 
 
 def test_rerun_resumes_from_chunks(tmp_path: Path) -> None:
@@ -183,16 +133,6 @@ def test_a_disguised_copy_from_an_earlier_book_is_replaced(tmp_path: Path) -> No
     assert content(others) == content(
         [r for r in second.rows if r["id"] in {o["id"] for o in others}]
     )
-
-
-HOLD_LOCK = """
-import fcntl, os, sys, time
-handle = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
-fcntl.flock(handle, fcntl.LOCK_EX)
-os.write(handle, str(os.getpid()).encode())
-print("held", flush=True)
-time.sleep(30)
-"""
 
 
 def test_lock_names_a_live_holder_and_is_free_once_it_dies(tmp_path: Path) -> None:

@@ -9,15 +9,14 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
 import engine
 from pipeline.app import BAD_ARGUMENTS
 from pipeline.cli import app
 from pipeline.store import MANIFEST_FILE, PUZZLES_FILE, read_rows
 from tests.conftest import read_puzzles
+from tests.helpers import runner
 
-runner = CliRunner()
 BOUGHT = 40  # puzzles of 17_clue.txt in the collection
 CLASH = "11" + "." * 79  # two 1s in the first row: invalid
 RECIPE = """

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
 import engine
 from engine.grade import NESTED_BASE
@@ -20,8 +19,8 @@ from pipeline.recipe import bands_for, bands_table, load_recipe
 from pipeline.report import format_summary, summarize
 from pipeline.run import MANIFEST_FILE, PUZZLES_FILE
 from pipeline.store import read_metadata, read_rows
+from tests.helpers import runner
 
-runner = CliRunner()
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 GIANT_COUNT = 3  # per section, instead of giant.toml's 10
 

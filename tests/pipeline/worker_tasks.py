@@ -1,13 +1,15 @@
 """Task functions for tests that workers (local processes, Dask workers) import by name: forgers
 that return rows, or things that are not rows, that a worker must not get away with, and
-probes of where a task ran."""
+probes of where a task ran; and the spec of a private cluster."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from typing import Any
 
+from pipeline.recipe import ParallelSpec
 from pipeline.tasks import DigJob, dig_chunk
 
 
@@ -70,3 +72,10 @@ def without_givens(job: DigJob) -> list[dict[str, Any]]:
 def not_verdicts(task: Any) -> str:
     """What a worker whose grader was replaced sends back for a chunk to grade."""
     return "no verdicts here"
+
+
+def private(n_jobs: int, spec: ParallelSpec | None = None) -> ParallelSpec:
+    """``spec`` (default: the defaults) as ``--backend dask`` without a scheduler makes it: a
+    private cluster of ``n_jobs`` workers."""
+    base = ParallelSpec() if spec is None else spec
+    return dataclasses.replace(base, n_jobs=n_jobs, backend="dask", scheduler=None)

@@ -104,35 +104,6 @@ def test_a_cold_machine_is_told_once_then_never(tmp_path: Path) -> None:
     assert again.returncode == 0 and again.stderr == ""
 
 
-HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
-
-
-def test_a_cold_grade_starts_on_the_core_rungs(tmp_path: Path) -> None:
-    """On an empty kernel cache `pipeline grade` compiles the core rungs' pass loop, grades the
-    puzzles they settle while the rest compiles in the background, and waits for (and helps)
-    the background process only when a puzzle needs more: the same rows as a prepared machine
-    gives, each time."""
-    cold = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    easy = [engine.dig(engine.random_grid(9, seed=s), "easy", seed=s).puzzle for s in range(3)]
-    for name, puzzles in (("easy", easy), ("mixed", [*easy, HARD])):
-        source = tmp_path / f"{name}.txt"
-        source.write_text("\n".join(puzzles) + "\n")
-        graded = pipeline("grade", source, "-o", tmp_path / f"{name}.parquet", env=cold)
-        assert graded.returncode == 0, graded.stderr
-        lines = graded.stderr.splitlines()
-        assert lines[0].startswith(NOTICE) and "in the background" in lines[0], lines
-        waited = [line for line in lines if line.startswith("compiling the rest of the engine")]
-        assert len(waited) == (name == "mixed"), lines
-        prepared = pipeline("grade", source, "-o", tmp_path / f"{name}-prepared.parquet")
-        assert prepared.returncode == 0 and NOTICE not in prepared.stderr
-        rows = pq.read_table(tmp_path / f"{name}.parquet")
-        assert rows.equals(pq.read_table(tmp_path / f"{name}-prepared.parquet"))
-        assert rows.num_rows == len(puzzles)
-        if name == "easy":  # the background process ended with the command, its work unfinished
-            stamps = {path.name for path in (tmp_path / "cache").rglob("*.stamp")}
-            assert stamps == {f"sudoku-prepared-grader-core-{machine_key()}.stamp"}
-
-
 def test_two_cold_grades_at_once(tmp_path: Path) -> None:
     """Two `pipeline grade` commands started together on an empty kernel cache: each grades its
     file as a prepared machine does; one background lane compiles the rest, the other leaves it
@@ -221,12 +192,25 @@ else:
 """
 
 
+HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+
+
 @pytest.mark.slow
-def test_the_grader_loads_the_finders_another_process_compiled(tmp_path: Path) -> None:
-    """The helper lane's part (engine.warmup PARTS: every rung's finder, called as the compiled
-    pass loop calls it) gives each finder the pass loop's own argument types: the pass loop,
-    compiled in another process on the same cache, loads them all and compiles no finder."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+def test_a_cold_grader_compiles_each_finder_once_and_grades_on_the_core_rungs_first(
+    tmp_path: Path,
+) -> None:
+    """On one empty kernel cache, in this order:
+
+    1. the helper lane's part (engine.warmup PARTS: every rung's finder, called as the compiled
+       pass loop calls it) gives each finder the pass loop's own argument types: the pass loop,
+       compiled in another process on the same cache, loads them all and compiles no finder;
+    2. `pipeline grade` of easy puzzles compiles the core rungs' pass loop, grades them and
+       leaves the rest to a background process that ends with the command, unfinished;
+    3. with a hard puzzle among them it waits for (and helps) the background process.
+    Both grades write the rows a prepared machine writes. (Steps 2 and 3 come after 1 so the
+    whole grader compiles once here, not twice.)"""
+    cache = tmp_path / "cache"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     script = tmp_path / "lanes.py"
     script.write_text(FINDERS_THEN_PASS_LOOP)
     for lane in ("finders", "pass loop"):
@@ -236,5 +220,24 @@ def test_the_grader_loads_the_finders_another_process_compiled(tmp_path: Path) -
         assert done.returncode == 0, done.stderr
     compiled = done.stdout.split()
     assert any(name.startswith("engine.logic.passes.") for name in compiled)  # the pass loop
-    finders = [name for name in compiled if name.rsplit(".", 1)[1].startswith("find_")]
-    assert finders == []
+    assert [name for name in compiled if name.rsplit(".", 1)[1].startswith("find_")] == []
+
+    cold = {"NUMBA_CACHE_DIR": str(cache)}
+    easy = [engine.dig(engine.random_grid(9, seed=s), "easy", seed=s).puzzle for s in range(3)]
+    for name, puzzles in (("easy", easy), ("mixed", [*easy, HARD])):
+        source = tmp_path / f"{name}.txt"
+        source.write_text("\n".join(puzzles) + "\n")
+        graded = pipeline("grade", source, "-o", tmp_path / f"{name}.parquet", env=cold)
+        assert graded.returncode == 0, graded.stderr
+        lines = graded.stderr.splitlines()
+        assert lines[0].startswith(NOTICE) and "in the background" in lines[0], lines
+        waited = [line for line in lines if line.startswith("compiling the rest of the engine")]
+        assert len(waited) == (name == "mixed"), lines
+        prepared = pipeline("grade", source, "-o", tmp_path / f"{name}-prepared.parquet")
+        assert prepared.returncode == 0 and NOTICE not in prepared.stderr
+        rows = pq.read_table(tmp_path / f"{name}.parquet")
+        assert rows.equals(pq.read_table(tmp_path / f"{name}-prepared.parquet"))
+        assert rows.num_rows == len(puzzles)
+        if name == "easy":  # the background process ended with the command, its work unfinished
+            stamps = {path.name for path in cache.rglob("*.stamp")}
+            assert stamps == {f"sudoku-prepared-grader-core-{machine_key()}.stamp"}

@@ -132,7 +132,13 @@ def caption(tier: str, day: date, number: int, answer: bool) -> str:
 def tile_pdf(tile: Tile, layout: TileLayout) -> bytes:
     """A one-page PDF of the tile, ``layout.width`` by ``layout.height`` points."""
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(layout.width, layout.height), invariant=1)
+    canvas = Canvas(
+        buffer,
+        pagesize=(layout.width, layout.height),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=fonts().text,  # never an unembedded standard font
+    )
     canvas.setTitle(tile.caption)
     grid = GridFlowable(tile.puzzle.grids, layout.grid, fonts(), answer=tile.answer)
     grid.drawOn(canvas, layout.margin, layout.height - layout.margin - layout.grid)

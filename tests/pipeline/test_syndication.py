@@ -209,7 +209,7 @@ def test_index_names_each_day_and_tier_puzzle_and_when_it_is_published(run: Run)
     assert sorted(n for ns in numbers.values() for n in ns) == list(range(1, 22))
 
 
-def test_each_pdf_is_one_page_the_size_asked(run: Run) -> None:
+def test_each_pdf_is_one_page_the_size_asked_its_fonts_embedded(run: Run) -> None:
     height = run.index["size"]["height_pt"]
     assert run.index["size"]["width_pt"] == WIDTH_PT and height > WIDTH_PT
     for entry in entries(run, "pdf"):
@@ -218,6 +218,8 @@ def test_each_pdf_is_one_page_the_size_asked(run: Run) -> None:
         box = reader.pages[0].mediabox
         assert float(box.width) == pytest.approx(WIDTH_PT, abs=0.01)
         assert float(box.height) == pytest.approx(height, abs=0.01)
+        fonts = [font.get_object() for font in reader.pages[0]["/Resources"]["/Font"].values()]
+        assert fonts and all("/FontFile2" in font["/FontDescriptor"] for font in fonts)
 
 
 def test_each_pdf_holds_the_stored_digits_and_its_caption(run: Run) -> None:

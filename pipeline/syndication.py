@@ -263,6 +263,25 @@ def fresh_folder(path: Path) -> Path:
     return make_folder(path)
 
 
+def index_entry(
+    name: str, when: date, answer: bool, tier: str, number: int, row: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What ``index.json`` says of one file: its day, the day it is printed (a solution the
+    next day), its puzzle and that puzzle's grade."""
+    return {
+        "file": f"{when.isoformat()}/{name}",
+        "date": when.isoformat(),
+        "publish": (when + timedelta(days=1 if answer else 0)).isoformat(),
+        "solution": answer,
+        "tier": tier,
+        "number": number,
+        "puzzle_id": row["id"],
+        "score": row["score"],
+        "hardest": row["hardest"],
+        "clues": row["clues"],
+    }
+
+
 def write_pack(
     recipe: Recipe,
     pack: Sequence[Sequence[Mapping[str, Any]]],
@@ -284,39 +303,15 @@ def write_pack(
         day_folder = make_folder(root / when.isoformat())
         for position, (tier, rows) in enumerate(zip(spec.tiers, pack, strict=True)):
             number = offset * len(spec.tiers) + position + 1
-            row = rows[offset]
-            puzzle = puzzle_from_row(row, offset)
+            puzzle = puzzle_from_row(rows[offset], offset)
             for answer in (False, True):
                 tile = Tile(puzzle, caption(tier, when, number, answer), answer)
                 stem = day_folder / (f"{tier}{SOLUTION_SUFFIX}" if answer else tier)
-                for name in write_tile(tile, layout, spec, stem):
-                    entries.append(
-                        {
-                            "file": f"{when.isoformat()}/{name}",
-                            "date": when.isoformat(),
-                            "publish": (when + timedelta(days=1 if answer else 0)).isoformat(),
-                            "solution": answer,
-                            "tier": tier,
-                            "number": number,
-                            "puzzle_id": row["id"],
-                            "score": row["score"],
-                            "hardest": row["hardest"],
-                            "clues": row["clues"],
-                        }
-                    )
+                entries += [
+                    index_entry(name, when, answer, tier, number, rows[offset])
+                    for name in write_tile(tile, layout, spec, stem)
+                ]
+    pack_days = {"start": start.isoformat(), "days": spec.days, "tiers": list(spec.tiers)}
     size = {"width": str(spec.width), "width_pt": layout.width, "height_pt": layout.height}
-    index = {
-        "start": start.isoformat(),
-        "days": spec.days,
-        "tiers": list(spec.tiers),
-        "size": size,
-        "files": entries,
-    }
-    write_json(index, root / INDEX_FILE)
-    return {
-        "folder": FOLDER,
-        "start": start.isoformat(),
-        "days": spec.days,
-        "tiers": list(spec.tiers),
-        "files": len(entries),
-    }
+    write_json(pack_days | {"size": size, "files": entries}, root / INDEX_FILE)
+    return {"folder": FOLDER} | pack_days | {"files": len(entries)}

@@ -22,6 +22,7 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any, NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -41,10 +42,14 @@ from pipeline.recipe_schema import (
     MAX_TOML_BYTES,
     MAX_TOML_DOTS,
     NONE,
+    PACK_FORMATS,
+    PACK_WIDTH_POINTS,
     PARALLEL,
+    POINTS_PER_UNIT,
     PRINT,
     REQUIRED,
     SECTION,
+    SYNDICATION,
     TOP,
     TRIM,
     Key,
@@ -65,6 +70,8 @@ DIG_ONLY_KEYS = ("symmetry", "minimal")  # shape dug puzzles; meaningless with `
 # Keys of the recipe hash that change where or how fast a run goes, not what it makes.
 RUN_ONLY_KEYS = ("source", "output")
 RUN_ONLY_PARALLEL_KEYS = ("n_jobs", "backend", "scheduler", "insecure", *TLS_KEYS)
+LENGTH = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*(" + "|".join(POINTS_PER_UNIT) + r")\s*\Z")
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
 
 
 class RecipeError(UserError):
@@ -117,6 +124,67 @@ class SectionSpec:
 
 
 @dataclass(frozen=True)
+class Length:
+    """A length as a recipe writes it (``2.5in``, ``180pt``): files keep the unit asked."""
+
+    value: float
+    unit: str  # a key of POINTS_PER_UNIT
+
+    @property
+    def points(self) -> float:
+        return self.value * POINTS_PER_UNIT[self.unit]
+
+    def __str__(self) -> str:
+        return f"{self.value:g}{self.unit}"
+
+
+def parse_width(text: object) -> Length:
+    """A pack's width from ``"2.5in"`` or ``"180pt"``; ValueError saying what it takes when
+    ``text`` is no such length or is outside :data:`PACK_WIDTH_POINTS`."""
+    low, high = PACK_WIDTH_POINTS
+    allowed = f'allowed: a length such as "2.5in" or "180pt", from {low:g}pt to {high:g}pt'
+    found = LENGTH.match(text) if isinstance(text, str) else None
+    if found is None:
+        raise ValueError(f"got {_shown(text)}; {allowed}")
+    length = Length(float(found[1]), found[2])
+    if not low <= length.points <= high:
+        raise ValueError(f"got {_shown(text)} ({length.points:g}pt); {allowed}")
+    return length
+
+
+@dataclass(frozen=True)
+class SyndicationSpec:
+    """A daily pack (:mod:`pipeline.syndication`): one puzzle a day of each tier for ``days``
+    days from ``start`` (None: the run's day), written in ``formats`` at ``width``."""
+
+    tiers: tuple[str, ...]
+    days: int
+    start: date | None
+    width: Length
+    formats: tuple[str, ...]
+    dpi: int
+    size: int
+    box_rows: int
+    box_cols: int
+    symmetry: str
+
+    def sections(self) -> tuple[SectionSpec, ...]:
+        """The pack as sections the run digs after the book's (never printed in it)."""
+        return tuple(
+            SectionSpec(
+                title=f"Syndication {tier}",
+                size=self.size,
+                box_rows=self.box_rows,
+                box_cols=self.box_cols,
+                tier=tier,
+                count=self.days,
+                symmetry=self.symmetry,
+            )
+            for tier in self.tiers
+        )
+
+
+@dataclass(frozen=True)
 class Recipe:
     """A validated run recipe. ``tiers`` holds only the bands the recipe defines itself;
     ``seed`` is None when the run derives one from the day (:mod:`pipeline.daily`)."""
@@ -131,6 +199,7 @@ class Recipe:
     parallel: ParallelSpec = field(default_factory=ParallelSpec)
     print: PrintSpec = field(default_factory=PrintSpec)
     source: str = "<recipe>"
+    syndication: SyndicationSpec | None = None
 
     def tier(self, name: str) -> Tier | None:
         """The band this recipe defines for ``name``, or None to use the default band."""
@@ -376,7 +445,9 @@ def _source(table: _Table, base: Path) -> Path | None:
     return path
 
 
-def _diggable(table: _Table, section: SectionSpec, own: tuple[Tier, ...]) -> None:
+def _diggable(
+    table: _Table, section: SectionSpec, own: tuple[Tier, ...], key: str = "tier"
+) -> None:
     """Fail now, naming the key, when the section's band can never be dug on its grid (rather
     than after the engine has compiled and the first worker has tried)."""
     band = bands_for(own, section.box_rows, section.box_cols)[section.tier]
@@ -384,7 +455,7 @@ def _diggable(table: _Table, section: SectionSpec, own: tuple[Tier, ...]) -> Non
         check_possible(band, geometry(section.box_rows, section.box_cols), section.minimal)
     except ImpossibleBand as exc:
         defined = f" (defined under [tiers.{band.name}])" if band in own else ""
-        table.fail("tier", f"{exc}{defined}")
+        table.fail(key, f"{exc}{defined}")
 
 
 def _section(
@@ -415,6 +486,63 @@ def _section(
     if section.source is None:
         _diggable(table, section, own)
     return section
+
+
+def _syndication(
+    top: _Table, own: tuple[Tier, ...], names: tuple[str, ...]
+) -> SyndicationSpec | None:
+    """The ``[syndication]`` table, or None without one."""
+    if "syndication" not in top.value:
+        return None
+    table = top.table("syndication", SYNDICATION)
+    if "tiers" not in table.value:
+        table.fail("tiers", "is required")
+    tiers = _tier_list(table, "tiers", names)
+    if not tiers or len(set(tiers)) < len(tiers):
+        table.refuse("tiers", list(tiers))
+    formats = table.get("formats", SYNDICATION["formats"].default)
+    if (
+        not isinstance(formats, list | tuple)
+        or not formats
+        or not all(isinstance(name, str) and name in PACK_FORMATS for name in formats)
+        or len(set(formats)) < len(formats)
+    ):
+        table.refuse("formats", formats)
+    if "dpi" in table.value and "png" not in formats:
+        table.fail("dpi", "applies only with png in formats")
+    try:
+        width = parse_width(table.read("width"))
+    except ValueError as exc:
+        table.fail("width", str(exc))
+    size, rows, cols = _shape(table)
+    spec = SyndicationSpec(
+        tiers=tiers,
+        days=table.read("days"),
+        start=_start(table),
+        width=width,
+        formats=tuple(name for name in PACK_FORMATS if name in formats),
+        dpi=table.read("dpi"),
+        size=size,
+        box_rows=rows,
+        box_cols=cols,
+        symmetry=table.read("symmetry"),
+    )
+    for section in spec.sections():
+        _diggable(table, section, own, "tiers")
+    return spec
+
+
+def _start(table: _Table) -> date | None:
+    """A pack's first day: a TOML date or an ISO ``YYYY-MM-DD`` string."""
+    value = table.read("start")
+    if isinstance(value, str) and ISO_DATE.match(value):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            table.refuse("start", value)
+    if value is not None and (type(value) is not date):
+        table.refuse("start", value)
+    return value
 
 
 def _output(top: _Table, base: Path = Path()) -> Path:
@@ -459,6 +587,7 @@ def parse_recipe(
             for table in top.tables("sections", SECTION, MAX_SECTIONS)
         ),
         source=source,
+        syndication=_syndication(top, tiers, names),
     )
     _check_size(top, recipe)
     return recipe

@@ -36,6 +36,10 @@ MAX_TOML_BYTES = 1 << 20  # a recipe file's size: a recipe is a page of text
 MAX_TOML_DOTS = 2_000  # '.' characters in a recipe file: tomllib slows with a dotted key's square
 #: How a section with ``source`` orders the file's puzzles of its tier before taking ``count``.
 ORDERS = ("file", "easiest", "hardest", "random")
+PACK_FORMATS = ("pdf", "svg", "png")  # files a syndication pack writes, in this order
+MAX_PACK_DAYS = 366
+POINTS_PER_UNIT = {"in": 72.0, "pt": 1.0}  # the units a pack's width is written in
+PACK_WIDTH_POINTS = (108.0, 864.0)  # 1.5 in to 12 in: a column to a full page
 
 REQUIRED = object()  # the default of a key that must be given
 NONE = object()  # the default of a key whose absence means "none" (no seed: a daily one)
@@ -121,6 +125,7 @@ TOP = Table(
         Key("parallel", "value", "a table [parallel]", NONE, "where the work runs"),
         Key("print", "value", "a table [print]", NONE, "how the book is printed"),
         Key("sections", "value", "one or more [[sections]] tables", REQUIRED, "the book's parts"),
+        Key("syndication", "value", "a table [syndication]", NONE, "a daily pack beside the book"),
     ),
 )
 
@@ -298,7 +303,72 @@ SECTION = Table(
     ),
 )
 
-TABLES = (TOP, TIER, PARALLEL, PRINT, TRIM, SECTION)
+SYNDICATION = Table(
+    "syndication",
+    "a daily syndication pack made with the book (docs/syndication.md): one puzzle a day per "
+    "tier, each a file cropped to the grid, with its solution for the next day; its puzzles "
+    "go in the catalog like the book's",
+    (
+        Key(
+            "tiers",
+            "value",
+            "a non-empty list of tier names, each once",
+            REQUIRED,
+            "one puzzle a day of each",
+        ),
+        Key(
+            "days",
+            "integer",
+            f"an integer from 1 to {MAX_PACK_DAYS}",
+            7,
+            "days in the pack",
+            low=1,
+            high=MAX_PACK_DAYS,
+        ),
+        Key(
+            "start",
+            "value",
+            "a date (2025-06-02)",
+            NONE,
+            "the pack's first day; none: the run's day",
+        ),
+        Key(
+            "width",
+            "value",
+            'a length in inches or points ("2.5in", "180pt"), 1.5in to 12in',
+            "2.5in",
+            "each file's width (its height adds the caption)",
+        ),
+        Key(
+            "formats",
+            "value",
+            "a non-empty list of " + ", ".join(PACK_FORMATS) + ", each once",
+            ("svg", "pdf"),
+            "the files written of each puzzle and solution",
+        ),
+        Key(
+            "dpi",
+            "integer",
+            "an integer from 72 to 1200",
+            300,
+            "with png in formats: its resolution",
+            low=72,
+            high=1200,
+        ),
+        Key("size", "value", "4 to 64, not prime", NONE, "grid size (default 9, or rows*cols)"),
+        Key("box", "value", "ROWSxCOLS, multiplying to size", NONE, "box shape"),
+        Key(
+            "symmetry",
+            "choice",
+            _choices(SYMMETRIES),
+            "rotate180",
+            "of the givens",
+            choices=SYMMETRIES,
+        ),
+    ),
+)
+
+TABLES = (TOP, TIER, PARALLEL, PRINT, TRIM, SECTION, SYNDICATION)
 LIMITS = (
     f"at most {MAX_SECTIONS} sections and {MAX_PUZZLES:,} puzzles in all, no more pages than a "
     f"bound book holds, and a recipe file of at most {MAX_TOML_BYTES:,} bytes and "

@@ -12,7 +12,8 @@ Stages of :func:`run_book`, each in its own module:
    (:mod:`pipeline.catalog`) and to the book, with replacement chunks until each section is
    full; the chosen ids are reserved in the catalog;
 3. *store* ``puzzles.parquet`` (its metadata holds the bands used per box shape);
-4. *render* the PDF (:mod:`pipeline.render`), then *commit* the ids to the catalog: only a
+4. *render* the PDF (:mod:`pipeline.render`) and a syndication pack's files (dug as sections
+   after the book's; :mod:`pipeline.syndication`), then *commit* the ids to the catalog: only a
    printed book's puzzles are in it, and a run that fails before gives its reservation back;
 5. *report* (:mod:`pipeline.report`, :mod:`pipeline.report_html`) and ``manifest.json``.
 
@@ -61,6 +62,7 @@ from pipeline.store import (
     write_json,
     write_table,
 )
+from pipeline.syndication import with_pack, write_pack
 from pipeline.tasks import section_tiers
 
 STATE_FILE = "state.json"  # the stage a run is in, for a person (or a test) watching it
@@ -214,19 +216,22 @@ def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> Run
         catalog = Catalog(recipe.output)
         store = ChunkStore(folder, recipe.seed, recipe_hash(recipe))
         try:
-            sections, counts, sources = choose_and_reserve(recipe, store, catalog, rid, quiet)
+            dug = with_pack(recipe)  # the book's sections, then a syndication pack's
+            sections, counts, sources = choose_and_reserve(dug, store, catalog, rid, quiet)
+            book, pack = sections[: len(recipe.sections)], sections[len(recipe.sections) :]
             counts["chunks_redone"] = store.redone.total()
             timings["dig"] = time.perf_counter() - start
             rows = [row for section in sections for row in section]
             mark = time.perf_counter()
             write_state(folder, "store")
-            bands = run_bands(recipe)
+            bands = run_bands(dug)
             metadata = {BANDS_KEY: json.dumps(bands)}
             write_table(rows, folder / PUZZLES_FILE, PUZZLE_SCHEMA, metadata)
             timings["store"] = time.perf_counter() - mark
             mark = time.perf_counter()
             write_state(folder, "render")
-            pdf = render(recipe, sections, folder / f"{slug(recipe.title)}.pdf")
+            pdf = render(recipe, book, folder / f"{slug(recipe.title)}.pdf")
+            syndication = write_pack(recipe, pack, folder, day)
             timings["render"] = time.perf_counter() - mark
             write_state(folder, "commit")
             catalog.commit(rid, slug(recipe.title), rows)  # only now: the book exists
@@ -258,6 +263,7 @@ def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> Run
             "chunks_redone": dict(sorted(store.redone.items())),  # stored chunks not this run's
             "chunks_rejected": dict(sorted(store.rejected.items())),  # and why (their rows)
             "pdf": pdf,
+            "syndication": syndication,
             "timings_seconds": {k: round(v, 3) for k, v in timings.items()},
             "finished": datetime.now(UTC).isoformat(),
         }

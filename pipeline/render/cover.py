@@ -68,9 +68,8 @@ FRONT_GRID_SHARE = 0.85  # widest a grid's card may be, as a share of the design
 BACK_GRID_SHARE = 0.7
 GAP = 0.25 * inch  # between blocks
 
-#: Default colours as CMYK percentages: a deep blue ground and a warm yellow accent.
-DEFAULT_BACKGROUND = (90.0, 65.0, 20.0, 35.0)
-DEFAULT_ACCENT = (0.0, 20.0, 80.0, 0.0)
+DEFAULT_BACKGROUND = "#1d4a6b"  # deep blue: C73 M31 Y0 K58
+DEFAULT_ACCENT = "#ffcc33"  # warm yellow: C0 M20 Y80 K0
 WHITE = CMYKColor(0, 0, 0, 0, alpha=None)
 BLACK = CMYKColor(0, 0, 0, 1, alpha=None)
 LIGHT_GROUND = 0.55  # on a ground lighter than this (0 black .. 1 white) text is black
@@ -133,8 +132,8 @@ class CoverOptions:
     paper: str = "white"
     subtitle: str | None = None
     back_text: str | None = None
-    background: Colour = DEFAULT_BACKGROUND
-    accent: Colour = DEFAULT_ACCENT
+    background: Colour | str = DEFAULT_BACKGROUND  # CMYK percentages once created
+    accent: Colour | str = DEFAULT_ACCENT
 
     def __post_init__(self) -> None:
         """The one check of cover options; the recipe reports its error under its own key."""
@@ -249,10 +248,7 @@ def render_cover(
 ) -> CoverResult:
     """Write the cover of ``book`` (``pages`` pages as printed, at ``print_options``' trim) to
     ``path``; the file appears only when complete."""
-    if print_options.binding != PERFECT:
-        raise CoverError(
-            f"a paperback cover wraps a perfect-bound book, not binding {print_options.binding!r}"
-        )
+    check_binding(print_options)
     for field in ("subtitle", "back_text"):
         text = getattr(options, field)
         if text is not None:
@@ -277,6 +273,12 @@ def render_cover(
         canv.showPage()
         canv.save()
     return CoverResult(path, geometry)
+
+
+def check_binding(options: PrintOptions) -> None:
+    """A paperback cover wraps a perfect-bound book; a saddle-stitched one has no spine."""
+    if options.binding != PERFECT:
+        raise CoverError(f"a paperback cover needs binding {PERFECT!r}, not {options.binding!r}")
 
 
 def default_subtitle(book: Book) -> str:

@@ -60,12 +60,12 @@ COVER_SUFFIX = "-cover"
 LAYOUT_MARGIN = 0.5 * inch  # where the design sits: well inside the safe areas
 CARD_PADDING = 0.15 * inch  # white around a grid, inside its accent frame
 CARD_FRAME = 3.0  # pt: the accent frame around a grid's card
-SPINE_TEXT_SIZE, MIN_SPINE_TEXT_SIZE = 16.0, 3.0  # an 80-page spine on white paper holds 3.4 pt
+SPINE_TEXT_SIZE, MIN_SPINE_TEXT_SIZE = 16.0, 3.0  # an 80-page spine on white paper holds 4 pt
 SPINE_GAP = 1.5  # between spine title and author, in font sizes
 LEADING = 1.2  # line height as a multiple of the font size
 SHRINK_STEP = 0.92  # each try at fitting text sets it this much smaller
 FRONT_GRID_SHARE = 0.85  # widest a grid's card may be, as a share of the design's width
-BACK_GRID_SHARE = 0.7
+BACK_GRID_SHARE = 0.8
 GAP = 0.25 * inch  # between blocks
 
 DEFAULT_BACKGROUND = "#1d4a6b"  # deep blue: C73 M31 Y0 K58
@@ -285,23 +285,26 @@ def default_subtitle(book: Book) -> str:
     """``200 puzzles, Easy to Extreme``, or ``40 Easy puzzles`` for a book of one section."""
     sections = book.sections
     if len(sections) == 1:
-        return f"{len(sections[0].puzzles)} {sections[0].title} puzzles"
+        return plural(book.puzzle_count, f"{sections[0].title} puzzle")
     return f"{plural(book.puzzle_count, 'puzzle')}, {sections[0].title} to {sections[-1].title}"
 
 
 def default_back_text(book: Book) -> str:
-    """What the book holds, in paragraphs: its sections, grid sizes and answers."""
-    titles = [section.title for section in book.sections]
-    listed = titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
-    sizes = sorted({p.grids.geometry.n for s in book.sections for p in s.puzzles})
+    """What the book holds, in two paragraphs: its puzzles and sections, then grids and answers."""
+    sections = book.sections
+    puzzles = plural(book.puzzle_count, "puzzle")
+    if len(sections) == 1:
+        held = plural(book.puzzle_count, f"{sections[0].title} puzzle")
+    else:
+        titles = [section.title for section in sections]
+        listed = f"{', '.join(titles[:-1])} and {titles[-1]}"
+        held = f"{puzzles} in {len(sections)} sections ({listed})"
+    sizes = sorted({p.grids.geometry.n for s in sections for p in s.puzzles})
     grids = " and ".join(f"{n}x{n}" for n in sizes)
-    sections = plural(len(titles), "section")
-    return "\n\n".join(
-        (
-            f"{book.title} holds {plural(book.puzzle_count, 'puzzle')} in {sections}: {listed}, "
-            "each graded by the logic its puzzles need.",
-            f"Every grid is {grids}; every answer is at the back of the book.",
-        )
+    shapes = f"Every grid is {grids}" if len(sizes) == 1 else f"The grids are {grids}"
+    return (
+        f"{book.title} holds {held}, every puzzle graded by the logic it needs.\n\n"
+        f"{shapes}; every answer is at the back of the book."
     )
 
 

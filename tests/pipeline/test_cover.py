@@ -226,7 +226,8 @@ def test_long_texts_shrink_and_wrap_inside_the_safe_areas(tmp_path: Path) -> Non
     assert "".join(c["text"] for c in spine).replace(" ", "") == (long_title + "Bo").replace(
         " ", ""
     )
-    assert max(c["size"] for c in spine) < 16  # shrunk to the spine's length
+    assert all(not c["upright"] for c in spine)
+    assert max(c["x1"] - c["x0"] for c in spine) < 16  # 1 em across: shrunk to the spine's length
 
 
 def test_text_that_cannot_fit_is_refused_naming_it(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ shrunk to the spine's width and length, never placed outside it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +74,8 @@ DEFAULT_ACCENT = "#ffcc33"  # warm yellow: C0 M20 Y80 K0
 WHITE = CMYKColor(0, 0, 0, 0, alpha=None)
 BLACK = CMYKColor(0, 0, 0, 1, alpha=None)
 LIGHT_GROUND = 0.55  # on a ground lighter than this (0 black .. 1 white) text is black
-HEX_DIGITS = 6
+HEX_COLOUR = re.compile(r"#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})")  # ASCII only
+BYTE = 255
 PERCENT = 100.0
 #: Weights of red, green and blue in perceived lightness (ITU-R BT.601).
 LUMA = (0.299, 0.587, 0.114)
@@ -98,13 +100,10 @@ def cmyk(value: object, field: str) -> Colour:
     """A colour as CMYK percentages from ``"#rrggbb"`` (converted naively: give CMYK for an
     exact ink mix) or ``[c, m, y, k]`` percentages."""
     if isinstance(value, str):
-        digits = value.removeprefix("#")
-        if not value.startswith("#") or len(digits) != HEX_DIGITS:
-            _fail(field, f"expected '#rrggbb' or [c, m, y, k] percentages, got {value!r}")
-        try:
-            red, green, blue = (int(digits[k : k + 2], 16) / 255 for k in range(0, HEX_DIGITS, 2))
-        except ValueError:
-            _fail(field, f"{value!r} is not a hex colour")
+        channels = HEX_COLOUR.fullmatch(value)
+        if channels is None:
+            _fail(field, f"{value!r} is not a hex colour '#rrggbb'")
+        red, green, blue = (int(channel, 16) / BYTE for channel in channels.groups())
         black = 1 - max(red, green, blue)
         if black == 1:
             return (0.0, 0.0, 0.0, PERCENT)

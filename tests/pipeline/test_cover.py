@@ -209,6 +209,15 @@ def test_recipe_colours_are_the_inks_printed(tmp_path: Path) -> None:
     assert (0.0, 1.0, 1.0, 0.0) in [pytest.approx(s) for s in strokes]  # red: magenta + yellow
 
 
+def test_the_same_book_gives_the_same_bytes(tmp_path: Path) -> None:
+    first, second = (tmp_path / "one", tmp_path / "two")
+    for folder in (first, second):
+        folder.mkdir()
+        write_cover(folder, 150, "cream", "6x9")
+    name = "cover-150-cream-6x9.pdf"
+    assert (first / name).read_bytes() == (second / name).read_bytes()
+
+
 def test_long_texts_shrink_and_wrap_inside_the_safe_areas(tmp_path: Path) -> None:
     long_title = "The Enormous Weekend Collection of Thoroughly Unreasonable Sudoku Grids"
     book = sample_book([SampleSection("expert", 9, 4, 4)], seed=5, title=long_title, author="Bo")
@@ -282,8 +291,16 @@ def test_hex_colours_convert_to_cmyk_that_prints_the_same_rgb(rgb: tuple[int, in
     assert back == pytest.approx(list(rgb), abs=0.1)
 
 
-@given(st.text(max_size=12).filter(lambda s: not re.fullmatch(r"#[0-9a-fA-F]{6}", s)))
+NEAR_HEX = st.text(alphabet="0123456789abcdefABCDEFg +-_\uff11\u0663", min_size=6, max_size=6)
+
+
+@given(
+    st.one_of(st.text(max_size=12), NEAR_HEX.map("#{}".format)).filter(
+        lambda text: not re.fullmatch(r"#[0-9a-fA-F]{6}", text, flags=re.ASCII)
+    )
+)
 def test_anything_but_a_hex_colour_string_is_refused_naming_the_key(text: str) -> None:
+    """Signs, spaces and non-ASCII digits, which ``int(x, 16)`` would take, are refused too."""
     with pytest.raises(CoverOptionError, match="cover option 'background'"):
         CoverOptions(background=text)
 
@@ -299,6 +316,7 @@ RECIPE = {"title": "Cover Recipe", "seed": 1, "sections": [{"tier": "easy", "cou
         ({"subtitle": 12}, "cover.subtitle", "a non-empty string"),
         ({"back_text": "  "}, "cover.back_text", "expected a non-empty string"),
         ({"background": [0, 0, 0]}, "cover.background", "[c, m, y, k] percentages"),
+        ({"background": [0, 0, float("nan"), 0]}, "cover.background", "from 0 to 100"),
         ({"accent": [0, 0, 120, 0]}, "cover.accent", "from 0 to 100"),
         ({"accent": "#12345g"}, "cover.accent", "not a hex colour"),
         ({"colour": "red"}, "cover.colour", "unknown key"),

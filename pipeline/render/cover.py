@@ -77,6 +77,7 @@ LIGHT_GROUND = 0.55  # on a ground lighter than this (0 black .. 1 white) text i
 HEX_COLOUR = re.compile(r"#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})")  # ASCII only
 BYTE = 255
 PERCENT = 100.0
+INKS = 4  # cyan, magenta, yellow, black
 #: Weights of red, green and blue in perceived lightness (ITU-R BT.601).
 LUMA = (0.299, 0.587, 0.114)
 
@@ -111,7 +112,7 @@ def cmyk(value: object, field: str) -> Colour:
         return tuple(round(ink * PERCENT, 2) for ink in (*inks, black))  # type: ignore[return-value]
     if (
         isinstance(value, list | tuple)
-        and len(value) == len("cmyk")
+        and len(value) == INKS
         and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
     ):
         if not all(0 <= v <= PERCENT for v in value):
@@ -122,6 +123,11 @@ def cmyk(value: object, field: str) -> Colour:
 
 def _fail(field: str, problem: str) -> NoReturn:
     raise CoverOptionError(field, problem)
+
+
+def _check_paper(paper: str) -> None:
+    if paper not in PAPERS:
+        _fail("paper", f"{paper!r} is not one of {', '.join(PAPERS)}")
 
 
 @dataclass(frozen=True)
@@ -136,8 +142,7 @@ class CoverOptions:
 
     def __post_init__(self) -> None:
         """The one check of cover options; the recipe reports its error under its own key."""
-        if self.paper not in PAPERS:
-            _fail("paper", f"{self.paper!r} is not one of {', '.join(PAPERS)}")
+        _check_paper(self.paper)
         for field in ("subtitle", "back_text"):
             text = getattr(self, field)
             if text is not None and (not isinstance(text, str) or not text.strip()):
@@ -157,8 +162,7 @@ class CoverGeometry:
     paper: str
 
     def __post_init__(self) -> None:
-        if self.paper not in PAPERS:
-            _fail("paper", f"{self.paper!r} is not one of {', '.join(PAPERS)}")
+        _check_paper(self.paper)
         if not MIN_COVER_PAGES <= self.pages <= MAX_COVER_PAGES:
             raise CoverError(
                 f"a paperback cover wraps {MIN_COVER_PAGES}-{MAX_COVER_PAGES} pages; "
@@ -291,20 +295,23 @@ def default_subtitle(book: Book) -> str:
 def default_back_text(book: Book) -> str:
     """What the book holds, in two paragraphs: its puzzles and sections, then grids and answers."""
     sections = book.sections
-    puzzles = plural(book.puzzle_count, "puzzle")
     if len(sections) == 1:
         held = plural(book.puzzle_count, f"{sections[0].title} puzzle")
     else:
-        titles = [section.title for section in sections]
-        listed = f"{', '.join(titles[:-1])} and {titles[-1]}"
-        held = f"{puzzles} in {len(sections)} sections ({listed})"
+        titles = _listed([section.title for section in sections])
+        held = f"{plural(book.puzzle_count, 'puzzle')} in {len(sections)} sections ({titles})"
     sizes = sorted({p.grids.geometry.n for s in sections for p in s.puzzles})
-    grids = " and ".join(f"{n}x{n}" for n in sizes)
+    grids = _listed([f"{n}x{n}" for n in sizes])
     shapes = f"Every grid is {grids}" if len(sizes) == 1 else f"The grids are {grids}"
     return (
         f"{book.title} holds {held}, every puzzle graded by the logic it needs.\n\n"
         f"{shapes}; every answer is at the back of the book."
     )
+
+
+def _listed(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _ground_is_light(colour: Colour) -> bool:

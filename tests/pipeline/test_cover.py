@@ -27,7 +27,7 @@ from pipeline.render import (
     UnsupportedText,
     render_cover,
 )
-from pipeline.render.cover import CoverGeometry, cmyk
+from pipeline.render.cover import CoverGeometry, cmyk, default_back_text, default_subtitle
 from pipeline.render.sample import SampleSection, sample_book
 from pipeline.store import MANIFEST_FILE
 from tests.pipeline.test_run import small_recipe
@@ -218,6 +218,25 @@ def test_the_same_book_gives_the_same_bytes(tmp_path: Path) -> None:
     assert (first / name).read_bytes() == (second / name).read_bytes()
 
 
+def test_default_texts_are_written_from_the_book(tmp_path: Path) -> None:
+    sections = [SampleSection("kids", 6, 4, 2), SampleSection("easy", 9, 4, 3)]
+    book = sample_book([*sections, SampleSection("giant", 16, 1, 1)], title="Mixed")
+    path = tmp_path / "mixed.pdf"
+    render_cover(book, path, 100, PrintOptions(), CoverOptions())
+    areas = zones(100, "white", "8.5x11")
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        back = " ".join(page.crop([v * inch for v in areas["back"]]).extract_text().split())
+        front = " ".join(page.crop([v * inch for v in areas["front"]]).extract_text().split())
+    assert "Mixed holds 6 puzzles in 3 sections (Kids, Easy and Giant)" in back
+    assert "The grids are 6x6, 9x9 and 16x16; every answer is at the back" in back
+    assert "A puzzle from the Giant section" in back
+    assert "6 puzzles, Kids to Giant" in front
+    single = sample_book([SampleSection("easy", 9, 4, 1)], title="One")
+    assert default_subtitle(single) == "1 Easy puzzle"
+    assert default_back_text(single).startswith("One holds 1 Easy puzzle, every puzzle graded")
+
+
 def test_long_texts_shrink_and_wrap_inside_the_safe_areas(tmp_path: Path) -> None:
     long_title = "The Enormous Weekend Collection of Thoroughly Unreasonable Sudoku Grids"
     book = sample_book([SampleSection("expert", 9, 4, 4)], seed=5, title=long_title, author="Bo")
@@ -277,6 +296,9 @@ def test_geometry_follows_the_formula_for_any_trim(
     )
     assert back.x1 == spine_box.x0 and spine_box.x1 == front.x0
     assert spine_box.width / inch == pytest.approx(spine, abs=1e-9)
+    assert inside(geometry.back_safe.as_tuple(), back.as_tuple())
+    assert inside(geometry.front_safe.as_tuple(), front.as_tuple())
+    assert (spine_box.width - geometry.spine_safe.width) / inch == pytest.approx(2 * SPINE_SAFE)
     barcode = geometry.barcode
     assert (barcode.width / inch, barcode.height / inch) == pytest.approx(BARCODE)
     assert inside(barcode.as_tuple(), geometry.back_safe.as_tuple())

@@ -15,9 +15,7 @@ from hypothesis import strategies as st
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 from reportlab.lib.units import inch
-from typer.testing import CliRunner
 
-from pipeline.cli import app
 from pipeline.recipe import RecipeError, parse_recipe
 from pipeline.render import (
     CoverError,
@@ -30,7 +28,7 @@ from pipeline.render import (
 from pipeline.render.cover import CoverGeometry, cmyk, default_back_text, default_subtitle
 from pipeline.render.sample import SampleSection, sample_book
 from pipeline.store import MANIFEST_FILE
-from tests.pipeline.test_run import small_recipe
+from tests.helpers import invoke, one_error_line, small_recipe
 
 # KDP's published figures, written out here rather than imported: the oracle the cover must meet.
 THICKNESS = {"white": 0.002252, "cream": 0.0025, "colour": 0.002347}
@@ -51,7 +49,8 @@ BOOK = sample_book(
     title=TITLE,
     author=AUTHOR,
 )
-runner = CliRunner()
+# one worker renders this module's shared covers once (make test: pytest -n auto --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("test_cover")
 
 
 def expected_size(pages: int, paper: str, trim: str) -> tuple[float, float]:
@@ -362,8 +361,8 @@ def test_cover_table_presence_asks_for_a_cover() -> None:
 def test_a_run_writes_the_cover_of_its_real_page_count(tmp_path: Path) -> None:
     recipe = small_recipe(tmp_path)
     recipe.write_text(recipe.read_text() + '[cover]\npaper = "cream"\n')
-    result = runner.invoke(app, ["run", str(recipe), "--quiet", "--jobs", "1"])
-    assert result.exit_code == 0, result.output
+    code, _, err = invoke("run", recipe, "--quiet", "--jobs", 1)
+    assert code == 0, err
     (manifest_path,) = (tmp_path / "output").glob(f"*/*/{MANIFEST_FILE}")
     folder = manifest_path.parent
     manifest = json.loads(manifest_path.read_text())
@@ -384,22 +383,22 @@ def test_a_run_writes_the_cover_of_its_real_page_count(tmp_path: Path) -> None:
     assert float(box.height) / inch == pytest.approx(want_height, abs=TOLERANCE)
 
     pdf = tmp_path / "again.pdf"
-    rendered = runner.invoke(
-        app, ["render", str(folder), "-o", str(pdf), "--trim", "6x9", "--cover"]
-    )
-    assert rendered.exit_code == 0, rendered.output
+    code, out, err = invoke("render", folder, "-o", pdf, "--trim", "6x9", "--cover")
+    assert code == 0, err
     again = len(PdfReader(pdf).pages)
     box = PdfReader(tmp_path / "again-cover.pdf").pages[0].mediabox
     assert float(box.width) / inch == pytest.approx(
         expected_size(again, "white", "6x9")[0], abs=TOLERANCE
     )
-    assert f"written to {tmp_path / 'again-cover.pdf'}" in rendered.stdout
+    assert f"written to {tmp_path / 'again-cover.pdf'}" in out
 
 
 def test_render_cover_refuses_a_saddle_stitched_book(tmp_path: Path) -> None:
-    args = ["render", str(tmp_path), "-o", str(tmp_path / "b.pdf"), "--cover"]
-    result = runner.invoke(app, [*args, "--imposition", "saddle-stitch"])
-    assert result.exit_code == 2
-    assert result.stderr.strip() == (
-        "Error: a paperback cover needs binding 'perfect', not 'saddle-stitch'"
+    code, _, err = invoke(
+        "render", tmp_path, "-o", tmp_path / "b.pdf", "--cover", "--imposition", "saddle-stitch"
+    )
+    assert code == 2
+    assert (
+        one_error_line(err)
+        == "Error: a paperback cover needs binding 'perfect', not 'saddle-stitch'"
     )

@@ -34,6 +34,7 @@ from engine.tiers import BAND_KEYS, TIERS, InvalidTiers, Tier, tiers_from_mappin
 from pipeline.errors import UserError
 from pipeline.recipe_schema import (
     ALL_CORES,
+    COVER,
     DEFAULT_CHUNK_SIZE,
     DEFAULT_SIZE,
     DEFAULT_TIMEZONE,
@@ -56,6 +57,7 @@ from pipeline.recipe_schema import (
     Table,
 )
 from pipeline.render.book import LAYOUTS
+from pipeline.render.cover import CoverError, CoverOptionError, CoverOptions, check_binding
 from pipeline.render.options import PrintOptionError, PrintOptions
 from pipeline.render.page import CUSTOM, MAX_PAGES
 from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address
@@ -198,6 +200,7 @@ class Recipe:
     tiers: tuple[Tier, ...] = ()
     parallel: ParallelSpec = field(default_factory=ParallelSpec)
     print: PrintSpec = field(default_factory=PrintSpec)
+    cover: CoverOptions | None = None  # None: no cover
     source: str = "<recipe>"
     syndication: SyndicationSpec | None = None
 
@@ -398,6 +401,23 @@ def _print(top: _Table, tier_names: tuple[str, ...]) -> PrintSpec:
         table.fail(key, exc.problem)
 
 
+def _cover(top: _Table, spec: PrintSpec) -> CoverOptions | None:
+    """The ``[cover]`` table: present (even empty), the book gets a cover."""
+    if "cover" not in top.value:
+        return None
+    table = top.table("cover", COVER)
+    fields = {key: table.read(key) for key in COVER.names if key in table.value}
+    try:
+        options = CoverOptions(**fields)
+    except CoverOptionError as exc:
+        table.fail(exc.field, exc.problem)
+    try:
+        check_binding(spec.options)
+    except CoverError as exc:
+        top.fail("cover", f"{exc} (the [print] binding)")
+    return options
+
+
 def _tier_list(table: _Table, key: str, names: tuple[str, ...]) -> tuple[str, ...]:
     """A list of tier names (empty when absent), each one the recipe knows."""
     value = table.get(key, [])
@@ -573,6 +593,7 @@ def parse_recipe(
         top.fail("title", "is empty; allowed: a non-empty string")
     tiers = _tiers(top)
     names = tuple(dict.fromkeys((*TIERS, *(band.name for band in tiers))))
+    print_spec = _print(top, names)
     recipe = Recipe(
         title=title,
         author=top.read("author"),
@@ -581,7 +602,8 @@ def parse_recipe(
         output=_output(top, base),
         tiers=tiers,
         parallel=_parallel(top, base),
-        print=_print(top, names),
+        print=print_spec,
+        cover=_cover(top, print_spec),
         sections=tuple(
             _section(table, tiers, names, base)
             for table in top.tables("sections", SECTION, MAX_SECTIONS)

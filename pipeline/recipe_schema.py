@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from engine.dig import SYMMETRIES
 from engine.tiers import TIERS
 from pipeline.render.book import LAYOUTS
+from pipeline.render.cover import DEFAULT_ACCENT, DEFAULT_BACKGROUND, PAPERS
 from pipeline.render.options import BINDINGS, IMPOSITIONS, TRIMS
 
 BACKENDS = ("loky", "dask")
@@ -124,6 +125,7 @@ TOP = Table(
         Key("tiers", "value", "tables [tiers.<name>]", NONE, "bands of the recipe's own tiers"),
         Key("parallel", "value", "a table [parallel]", NONE, "where the work runs"),
         Key("print", "value", "a table [print]", NONE, "how the book is printed"),
+        Key("cover", "value", "a table [cover]", NONE, "a paperback cover; none: no cover"),
         Key("sections", "value", "one or more [[sections]] tables", REQUIRED, "the book's parts"),
         Key("syndication", "value", "a table [syndication]", NONE, "a daily pack beside the book"),
     ),
@@ -231,6 +233,32 @@ TRIM = Table(
     (
         Key("width", "value", "a number of inches", REQUIRED, "page width"),
         Key("height", "value", "a number of inches", REQUIRED, "page height"),
+    ),
+)
+
+COLOUR = "'#rrggbb', or [c, m, y, k] percentages"
+COVER = Table(
+    "cover",
+    "a KDP paperback cover, `<book>-cover.pdf` beside the book (perfect binding only); the table "
+    "alone, even empty, asks for one (docs/covers.md)",
+    (
+        Key("paper", "choice", _choices(PAPERS), "white", "sets the spine's width", choices=PAPERS),
+        Key(
+            "subtitle",
+            "string",
+            "a non-empty string",
+            NONE,
+            "under the title; default: count and tiers",
+        ),
+        Key(
+            "back_text",
+            "string",
+            "a non-empty string",
+            NONE,
+            "the back's text; default: the contents",
+        ),
+        Key("background", "value", COLOUR, DEFAULT_BACKGROUND, "the ground of the whole cover"),
+        Key("accent", "value", COLOUR, DEFAULT_ACCENT, "the rule and the grids' frames"),
     ),
 )
 
@@ -368,7 +396,7 @@ SYNDICATION = Table(
     ),
 )
 
-TABLES = (TOP, TIER, PARALLEL, PRINT, TRIM, SECTION, SYNDICATION)
+TABLES = (TOP, TIER, PARALLEL, PRINT, TRIM, COVER, SECTION, SYNDICATION)
 LIMITS = (
     f"at most {MAX_SECTIONS} sections and {MAX_PUZZLES:,} puzzles in all, no more pages than a "
     f"bound book holds, and a recipe file of at most {MAX_TOML_BYTES:,} bytes and "

@@ -51,7 +51,15 @@ from pipeline.recipe import (
     bands_table,
     recipe_hash,
 )
-from pipeline.render import Book, PrintOptions, Section, puzzle_from_row, render_book
+from pipeline.render import (
+    Book,
+    PrintOptions,
+    Section,
+    cover_path,
+    puzzle_from_row,
+    render_book,
+    render_cover,
+)
 from pipeline.store import (
     CHUNKS,
     MANIFEST_FILE,
@@ -172,17 +180,33 @@ def build_book(recipe: Recipe, sections: Sequence[Sequence[Mapping[str, Any]]]) 
 
 def render(
     recipe: Recipe, sections: Sequence[Sequence[Mapping[str, Any]]], path: Path
-) -> dict[str, Any]:
-    """Render the PDF; return what the manifest records of it."""
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Render the PDF and, when the recipe asks, its cover from the PDF's real page count;
+    return what the manifest records of each (None: no cover)."""
     options: PrintOptions = recipe.print.options
-    try:
-        result = render_book(build_book(recipe, sections), path, options)
-    except OSError as exc:
-        raise PipelineError(f"{path}: cannot write the PDF: {exc.strerror or exc}") from None
-    except ValueError as exc:  # BookError, PageCountError, UnsupportedText, ImpositionError ...
-        raise PipelineError(f"{path}: cannot render the book: {exc}") from None
+    with failing_as_pipeline_error(path, "the PDF", "the book"):
+        book = build_book(recipe, sections)
+        result = render_book(book, path, options)
     imposed = result.imposed_path.name if result.imposed_path else None
-    return {"file": path.name, "imposed": imposed, "pages": result.pages, "sheets": result.sheets}
+    pdf = {"file": path.name, "imposed": imposed, "pages": result.pages, "sheets": result.sheets}
+    if recipe.cover is None:
+        return pdf, None
+    cover = cover_path(path)
+    with failing_as_pipeline_error(cover, "the cover", "the cover"):
+        written = render_cover(book, cover, result.pages, options, recipe.cover)
+    return pdf, written.manifest()
+
+
+@contextmanager
+def failing_as_pipeline_error(path: Path, file: str, content: str) -> Iterator[None]:
+    """A file the block cannot write, or content it cannot render (BookError, PageCountError,
+    UnsupportedText, CoverError ...), as a PipelineError naming ``path``."""
+    try:
+        yield
+    except OSError as exc:
+        raise PipelineError(f"{path}: cannot write {file}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise PipelineError(f"{path}: cannot render {content}: {exc}") from None
 
 
 def versions() -> dict[str, str]:
@@ -230,7 +254,7 @@ def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> Run
             timings["store"] = time.perf_counter() - mark
             mark = time.perf_counter()
             write_state(folder, "render")
-            pdf = render(recipe, book, folder / f"{slug(recipe.title)}.pdf")
+            pdf, cover = render(recipe, book, folder / f"{slug(recipe.title)}.pdf")
             syndication = write_pack(recipe, pack, folder, day)
             timings["render"] = time.perf_counter() - mark
             write_state(folder, "commit")
@@ -263,6 +287,7 @@ def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> Run
             "chunks_redone": dict(sorted(store.redone.items())),  # stored chunks not this run's
             "chunks_rejected": dict(sorted(store.rejected.items())),  # and why (their rows)
             "pdf": pdf,
+            "cover": cover,
             "syndication": syndication,
             "timings_seconds": {k: round(v, 3) for k, v in timings.items()},
             "finished": datetime.now(UTC).isoformat(),

@@ -1,6 +1,7 @@
 """Regenerate the page images in this folder: a sample book for the layouts, a small real run
 (dug and graded puzzles) for the hints, worked solutions and report charts, the nightly book's
-front pages (contents, how to play, about the difficulty), large print, and an imposed sheet.
+front pages (contents, how to play, about the difficulty), large print, an imposed sheet, and
+two paperback covers (rasterised with pypdfium2).
 
 Run: ``.venv/bin/python docs/render/make_pages.py`` (needs ``pdftoppm`` from poppler-utils and
 ``chromium`` for the report's screenshot).
@@ -13,8 +14,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import pypdfium2
+
 from pipeline.recipe import load_recipe, parse_recipe, with_overrides
-from pipeline.render import PrintOptions, render_book
+from pipeline.render import CoverOptions, PrintOptions, render_book, render_cover
 from pipeline.render.hints import HINTS_HEADING, WORKED_HEADING
 from pipeline.render.sample import SampleSection, sample_book
 from pipeline.run import REPORT_HTML_FILE, run_book
@@ -54,6 +57,23 @@ RUN = {
         for tier in ("easy", "medium", "hard", "expert", "extreme")
     ],
 }
+#: Paperback covers on 6x9: image -> (title, the sample book's sections, the [cover] options).
+#: The sections give interiors of 24 and 150 pages: a thin book without spine text on the
+#: defaults, and a thick one with spine text on cream paper in colours of its own.
+COVERS = {
+    "cover-24.png": ("Pocket Sudoku", [SampleSection("easy", 9, 4, 12)], CoverOptions()),
+    "cover-150.png": (
+        "The Big Book of Sudoku",
+        [
+            SampleSection("easy", 9, 2, 73),
+            SampleSection("medium", 9, 2, 73),
+            SampleSection("hard", 9, 2, 72),
+        ],
+        CoverOptions(paper="cream", background="#2b2d42", accent="#ef8354"),
+    ),
+}
+COVER_TRIM = "6x9"
+POINTS_PER_INCH = 72
 REPORT_WINDOW = "1200,1500"
 CHROMIUM = [
     "chromium",
@@ -137,6 +157,22 @@ def imposed(folder: Path) -> None:
     page_png(result.imposed_path, 2, "imposed-sheet.png")  # the back of the outer sheet
 
 
+def covers(folder: Path) -> None:
+    """Each sample book's interior, then its cover from the interior's page count."""
+    options = PrintOptions(trim=COVER_TRIM)
+    for name, (title, sections, cover) in COVERS.items():
+        book = sample_book(sections, seed=1, title=title, author="sudoku-pipeline")
+        interior = render_book(book, folder / f"{Path(name).stem}-interior.pdf", options)
+        path = folder / f"{Path(name).stem}.pdf"
+        written = render_cover(book, path, interior.pages, options, cover)
+        document = pypdfium2.PdfDocument(path)
+        try:
+            document[0].render(scale=DPI / POINTS_PER_INCH).to_pil().save(HERE / name)
+        finally:
+            document.close()
+        print(f"{name}: cover of a {interior.pages}-page interior, {written.manifest()}")
+
+
 def _page_texts(pdf: Path) -> list[str]:
     pages = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True)
     return [page.strip() for page in pages.stdout.split("\f")]
@@ -150,6 +186,7 @@ def main() -> None:
         nightly_front(folder)
         large_print(folder)
         imposed(folder)
+        covers(folder)
 
 
 if __name__ == "__main__":

@@ -49,9 +49,19 @@ def render(
     recipe: Annotated[
         Path | None,
         typer.Option(
-            exists=True, dir_okay=False, help="Take print options from this recipe instead."
+            exists=True,
+            dir_okay=False,
+            help="Take print options (and the [cover] table) from this recipe instead.",
         ),
     ] = None,
+    cover: Annotated[
+        bool,
+        typer.Option(
+            "--cover",
+            help="Also write OUTPUT-cover.pdf: the paperback cover for the book's page count "
+            "(perfect binding; paper and colours from the recipe's [cover], else the defaults).",
+        ),
+    ] = False,
 ) -> None:
     """Print puzzles as a PDF book: one section per tier, answers at the back.
 
@@ -60,13 +70,24 @@ def render(
     from pipeline.prepare import EXPLAIN, prepare_engine
     from pipeline.puzzle_files import read_puzzle_rows
     from pipeline.recipe import load_recipe
-    from pipeline.render import BookError, PrintOptions, book_from_rows, render_book
+    from pipeline.render import (
+        BookError,
+        CoverError,
+        CoverOptions,
+        PrintOptions,
+        book_from_rows,
+        cover_path,
+        render_book,
+        render_cover,
+    )
+    from pipeline.render.cover import check_binding
     from pipeline.render.page import PERFECT, SADDLE_STITCH
 
     refuse_overwrite(output, puzzles)
+    read = load_recipe(recipe) if recipe else None
     options = (
-        load_recipe(recipe).print.options
-        if recipe
+        read.print.options
+        if read
         else PrintOptions(
             trim=trim,
             bleed=bleed,
@@ -75,6 +96,8 @@ def render(
             shade_answers=shade_answers,
         )
     )
+    if cover:
+        check_binding(options)
     selected = read_puzzle_rows(puzzles, tier or (), count)
     note_skipped(selected.path, selected.skipped)
     tiers = dict.fromkeys(str(row["tier"]) for row in selected.rows)
@@ -89,6 +112,18 @@ def render(
     except OSError as exc:
         fail(f"{output}: cannot write: {exc.strerror or exc}")
     typer.echo(f"{result.pages} pages, {result.puzzles} puzzles written to {output}")
+    if cover:
+        cover_options = (read.cover if read else None) or CoverOptions()
+        path = cover_path(output)
+        try:
+            written = render_cover(book, path, result.pages, options, cover_options)
+        except CoverError as exc:
+            fail(f"{path}: cannot render the cover: {exc}")
+        size = written.manifest()
+        typer.echo(
+            f"cover {size['width_in']} x {size['height_in']} in (spine {size['spine_in']} in) "
+            f"written to {written.path}"
+        )
     if result.imposed_path:
         typer.echo(
             f"{result.sheets} sheets imposed, with crop and fold marks, in {result.imposed_path}"

@@ -1,7 +1,9 @@
 """Print-ready PDF books: page geometry, the grid flowable, booklet assembly and imposition.
 
-``render_book(book, path, options)`` is the one entry point; :mod:`pipeline.render.book` holds
-the input types and :func:`book_from_rows` maps store rows onto them.
+``render_book(book, path, options)`` is the one entry point for the interior and
+``render_cover(book, path, pages, options, cover)`` for its paperback cover;
+:mod:`pipeline.render.book` holds the input types and :func:`book_from_rows` maps store rows onto
+them.
 """
 
 from pipeline.render.book import (
@@ -13,6 +15,14 @@ from pipeline.render.book import (
     puzzle_from_row,
 )
 from pipeline.render.booklet import RenderResult, UnreadableLayout, render_book
+from pipeline.render.cover import (
+    CoverError,
+    CoverOptionError,
+    CoverOptions,
+    CoverResult,
+    cover_path,
+    render_cover,
+)
 from pipeline.render.fonts import UnsupportedText
 from pipeline.render.imposition import ImpositionError
 from pipeline.render.options import PrintOptionError, PrintOptions
@@ -22,6 +32,10 @@ __all__ = [
     "Book",
     "BookError",
     "BookPuzzle",
+    "CoverError",
+    "CoverOptionError",
+    "CoverOptions",
+    "CoverResult",
     "ImpositionError",
     "PageCountError",
     "PrintOptionError",
@@ -31,6 +45,8 @@ __all__ = [
     "UnreadableLayout",
     "UnsupportedText",
     "book_from_rows",
+    "cover_path",
     "puzzle_from_row",
     "render_book",
+    "render_cover",
 ]

@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 import engine
 from pipeline.errors import UserError
-from pipeline.store import PUZZLES_FILE, StoreError, puzzle_id
+from pipeline.store import BOOK_SECTIONS_KEY, PUZZLES_FILE, StoreError, puzzle_id
 
 #: ``pipeline grade``'s status of a row that is a puzzle (:data:`pipeline.tasks.OK`; not
 #: imported: the workers' module and all it loads would double the start-up of ``stats``).
@@ -73,7 +75,7 @@ def reading_parquet(path: Path) -> Iterator[None]:
     """Make a file polars cannot read or decode in the block one :class:`StoreError` naming it."""
     try:
         yield
-    except (OSError, pl.exceptions.PolarsError) as exc:
+    except (OSError, pl.exceptions.PolarsError, pa.ArrowException) as exc:
         raise StoreError(f"{path}: cannot read Parquet: {exc}") from None
 
 
@@ -157,7 +159,19 @@ def scan_puzzles(source: Path) -> PuzzleScan:
     else:
         _check_puzzle_columns(path, schema)
         _check_kinds(path, schema, {name: name for name in schema})
+        frame = _book_only(path, frame, schema)
     return PuzzleScan(path, frame, graded, tuple(frame.collect_schema().names()))
+
+
+def _book_only(path: Path, frame: pl.LazyFrame, schema: pl.Schema) -> pl.LazyFrame:
+    """A run's puzzles without its syndication pack's (sections past the book's, as the run's
+    metadata says), which were sold by the day and must not be printed again."""
+    with reading_parquet(path):
+        metadata = pq.read_schema(path).metadata or {}
+    sections = metadata.get(BOOK_SECTIONS_KEY, b"")
+    if not sections.isdigit() or "section" not in schema:
+        return frame
+    return frame.filter(pl.col("section") < int(sections))
 
 
 def read_puzzle_rows(

@@ -61,6 +61,7 @@ from pipeline.render import (
     render_cover,
 )
 from pipeline.store import (
+    BOOK_SECTIONS_KEY,
     CHUNKS,
     MANIFEST_FILE,
     PUZZLE_SCHEMA,
@@ -249,7 +250,7 @@ def run_book(recipe: Recipe, quiet: bool = True, day: date | None = None) -> Run
             mark = time.perf_counter()
             write_state(folder, "store")
             bands = run_bands(dug)
-            metadata = {BANDS_KEY: json.dumps(bands)}
+            metadata = {BANDS_KEY: json.dumps(bands), BOOK_SECTIONS_KEY: str(len(book))}
             write_table(rows, folder / PUZZLES_FILE, PUZZLE_SCHEMA, metadata)
             timings["store"] = time.perf_counter() - mark
             mark = time.perf_counter()

@@ -150,6 +150,11 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         raise StoreError(f"{path}: cannot read Parquet: {exc}") from None
 
 
+# puzzles.parquet metadata: how many sections are the book's; the rows of later sections are a
+# syndication pack's (pipeline.syndication), stored and cataloged with the book, never printed in it
+BOOK_SECTIONS_KEY = b"sudoku.book_sections"
+
+
 def read_metadata(path: Path) -> dict[str, str]:
     """The file's ``sudoku.*`` key/value metadata, keys without the prefix."""
     meta = pq.read_schema(path).metadata or {}

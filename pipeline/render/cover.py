@@ -357,8 +357,10 @@ class _Design:
         self.ink = BLACK if _ground_is_light(options.background) else WHITE
         self.front_area = geometry.front.inset(*(LAYOUT_MARGIN,) * 4)
         self.back_area = geometry.back.inset(*(LAYOUT_MARGIN,) * 4)
+        # the front shows the book's first puzzle; the back its hardest section's last one,
+        # so a one-section book does not show the same grid twice
         first, last = book.sections[0], book.sections[-1]
-        self.front_puzzle, self.back_puzzle = first.puzzles[0], last.puzzles[0]
+        self.front_puzzle, self.back_puzzle = first.puzzles[0], last.puzzles[-1]
         front, back = self.front_area, self.back_area
         self.front_top = [
             self._fit("book title", book.title, TITLE, front),

@@ -22,13 +22,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
 from pipeline.catalog import Catalog
-from pipeline.cli import app
 from pipeline.recipe import RecipeError, load_recipe, parse_recipe, parse_width
 from pipeline.run import run_book
 from pipeline.store import MANIFEST_FILE, PUZZLES_FILE, read_rows
+from tests.helpers import invoke
+from tests.printed import read_grids
 
 RECIPE = """
 title = "Pack Test"
@@ -63,8 +63,6 @@ MIN_INKED = 0.05  # a drawn grid inks more of its box than any broken-image icon
 TILE_PX = 120  # each SVG's width on the Chromium test page
 PITCH_PX = (130, 140)
 CHROMIUM_TIMEOUT = 60
-
-runner = CliRunner()
 
 
 @dataclass(frozen=True)
@@ -102,9 +100,9 @@ def read_run(folder: Path) -> Run:
 
 
 def cli_run(recipe: Path) -> Run:
-    result = runner.invoke(app, ["run", str(recipe), "-q"])
-    assert result.exit_code == 0, result.output
-    return read_run(Path(result.output.split(" in ")[1].split(" (")[0]))
+    result = invoke("run", recipe, "-q")
+    assert result.code == 0, result.stderr
+    return read_run(Path(result.stdout.split(" in ")[1].split(" (")[0]))
 
 
 @pytest.fixture(scope="module")
@@ -315,11 +313,24 @@ def test_no_puzzle_is_shared_with_a_book_or_a_later_pack(
     assert Catalog(output).known_ids() == set().union(*ids)
     copy = tmp_path / "output"  # rebuilt from the run folders alone, the packs are found again
     shutil.copytree(output, copy, ignore=shutil.ignore_patterns("catalog.*"))
-    rebuilt = runner.invoke(app, ["catalog", "rebuild", "-o", str(copy)])
-    assert rebuilt.exit_code == 0, rebuilt.output
+    rebuilt = invoke("catalog", "rebuild", "-o", copy)
+    assert rebuilt.code == 0, rebuilt.stderr
     assert Catalog(copy).known_ids() == set().union(*ids)
-    checked = runner.invoke(app, ["catalog", "check", "-o", str(copy)])
-    assert checked.exit_code == 0, checked.output
+    checked = invoke("catalog", "check", "-o", copy)
+    assert checked.code == 0, checked.stderr
+
+
+def test_render_of_the_run_folder_prints_the_book_not_the_pack(run: Run, tmp_path: Path) -> None:
+    """The pack's puzzles are sold by the day: a book rendered again from the run folder holds
+    the book's puzzles only."""
+    pdf = tmp_path / "again.pdf"
+    result = invoke("render", run.folder, "-o", pdf)
+    assert result.code == 0, result.stderr
+    with pdfplumber.open(pdf) as opened:
+        printed = {grid.text for grid in read_grids(opened)}
+    book = {row["givens"] for id_, row in run.rows.items() if id_ in run.book_ids}
+    pack = {row["givens"] for id_, row in run.rows.items() if id_ not in run.book_ids}
+    assert book <= printed and not pack & printed
 
 
 def test_the_pack_is_the_same_with_two_workers(tmp_path: Path, monkeypatch, run: Run) -> None:
@@ -383,9 +394,9 @@ def test_values_wrong_together_name_the_key(change: dict, key: str, problem: str
 
 def test_the_cli_refuses_a_bad_width_in_one_line(tmp_path: Path) -> None:
     recipe = write_recipe(tmp_path, 1, 'width = "wide"')
-    result = runner.invoke(app, ["run", str(recipe), "-q"])
-    assert result.exit_code == 2
-    assert result.output.strip().splitlines() == [
+    result = invoke("run", recipe, "-q")
+    assert result.code == 2
+    assert result.stderr.strip().splitlines() == [
         f"Error: {recipe}: syndication.width: got 'wide'; allowed: a length such as \"2.5in\" "
         'or "180pt", from 108pt to 864pt'
     ]

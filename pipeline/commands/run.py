@@ -90,3 +90,11 @@ def run(
         + (f"{counts['chunks_redone']} stored chunks made again ({why}), " if redone else "")
         + f"{counts['duplicates']} duplicates replaced, {result.timings['total']:.1f} s)"
     )
+    cover, pack = result.manifest["cover"], result.manifest["syndication"]
+    if cover:
+        typer.echo(
+            f"cover: {cover['file']} ({cover['width_in']} x {cover['height_in']} in, "
+            f"spine {cover['spine_in']} in)"
+        )
+    if pack:
+        typer.echo(f"syndication: {pack['files']} files in {result.folder / pack['folder']}")

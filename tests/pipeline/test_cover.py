@@ -361,7 +361,7 @@ def test_cover_table_presence_asks_for_a_cover() -> None:
 def test_a_run_writes_the_cover_of_its_real_page_count(tmp_path: Path) -> None:
     recipe = small_recipe(tmp_path)
     recipe.write_text(recipe.read_text() + '[cover]\npaper = "cream"\n')
-    code, _, err = invoke("run", recipe, "--quiet", "--jobs", 1)
+    code, told, err = invoke("run", recipe, "--quiet", "--jobs", 1)
     assert code == 0, err
     (manifest_path,) = (tmp_path / "output").glob(f"*/*/{MANIFEST_FILE}")
     folder = manifest_path.parent
@@ -378,6 +378,10 @@ def test_a_run_writes_the_cover_of_its_real_page_count(tmp_path: Path) -> None:
         "paper": "cream",
         "spine_text": pages > LAST_PAGES_WITHOUT_SPINE_TEXT,
     }
+    assert told.splitlines()[-1] == (
+        f"cover: {cover['file']} ({cover['width_in']} x {cover['height_in']} in, "
+        f"spine {cover['spine_in']} in)"
+    )
     box = PdfReader(folder / cover["file"]).pages[0].mediabox
     assert float(box.width) / inch == pytest.approx(want_width, abs=TOLERANCE)
     assert float(box.height) / inch == pytest.approx(want_height, abs=TOLERANCE)

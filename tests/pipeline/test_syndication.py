@@ -102,7 +102,10 @@ def read_run(folder: Path) -> Run:
 def cli_run(recipe: Path) -> Run:
     result = invoke("run", recipe, "-q")
     assert result.code == 0, result.stderr
-    return read_run(Path(result.stdout.split(" in ")[1].split(" (")[0]))
+    run = read_run(Path(result.stdout.split(" in ")[1].split(" (")[0]))
+    told = f"syndication: {run.manifest['syndication']['files']} files in {run.pack}"
+    assert result.stdout.splitlines()[-1] == told
+    return run
 
 
 @pytest.fixture(scope="module")

@@ -467,7 +467,10 @@ def private_cluster(n_jobs: int) -> Any:
             host=PRIVATE_HOST,
             protocol="tls",
             security=security,
-            dashboard_address=None,
+            # its HTTP port (serving nothing, NO_HTTP_ROUTES) on a free port: two runs at once
+            # must not race for the dashboard's 8787 and warn
+            dashboard_address=f"{PRIVATE_HOST}:0",
+            scheduler_kwargs={"dashboard": False},
             silence_logs=logging.ERROR,  # not its workers' chatter as the cluster closes
         )
 

@@ -18,8 +18,9 @@ import subprocess
 import sys
 import sysconfig
 import time
+import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -28,7 +29,13 @@ from typer.testing import CliRunner
 
 from pipeline import parallel
 from pipeline.cli import app
-from pipeline.parallel import ParallelError, UntrustedResult, results_in_order, run_tasks
+from pipeline.parallel import (
+    ParallelError,
+    UntrustedResult,
+    private_cluster,
+    results_in_order,
+    run_tasks,
+)
 from pipeline.recheck import check_dug
 from pipeline.recipe import ParallelSpec, RecipeError, SectionSpec, load_recipe, with_overrides
 from pipeline.run import run_book
@@ -43,6 +50,7 @@ pytestmark = pytest.mark.xdist_group("test_dask")
 pytest.importorskip("distributed", reason="the optional extra `distributed` is not installed")
 
 ROOT = Path(__file__).resolve().parents[2]
+DASHBOARD_PORT = 8787  # Dask's default
 DASK = Path(sys.executable).parent / "dask"
 WORKERS = 2
 START_TIMEOUT = 60  # seconds for the scheduler and workers to come up
@@ -563,3 +571,20 @@ def test_another_user_cannot_get_code_run_by_a_private_cluster_run(
     ), attempts
     assert not marker.exists()
     assert content(result.rows) == content(local.rows)
+
+
+def test_a_private_cluster_takes_a_free_port_when_8787_is_busy() -> None:
+    """Another dashboard (or another private run) on Dask's default port 8787: the private
+    cluster's HTTP port goes elsewhere, without a warning for the person."""
+    busy = socket.socket()
+    with suppress(OSError):  # when 8787 is taken already, so much the better
+        busy.bind(("127.0.0.1", DASHBOARD_PORT))
+        busy.listen()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cluster = private_cluster(1)
+    try:
+        assert cluster.scheduler.http_server.port != DASHBOARD_PORT
+    finally:
+        cluster.close()
+        busy.close()

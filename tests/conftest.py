@@ -39,6 +39,15 @@ def prepared_engine() -> None:
     prepare_engine(ALL_FAMILIES)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` first, each part in pytest-randomly's order (a stable sort after its
+    shuffle): spread over the workers (``make test``: pytest-xdist), the long tests start at
+    once while the short ones fill the gaps, so a long test drawn last does not leave one
+    worker busy alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """../shared/data beside the project root; tests that need it skip when it is absent."""

@@ -44,8 +44,9 @@ from tests.conftest import read_puzzles
 from tests.helpers import content, small_recipe
 from tests.pipeline import worker_tasks
 
-# one worker builds this module's shared fixtures once (make test: pytest -n auto --dist loadgroup)
-pytestmark = pytest.mark.xdist_group("test_dask")
+# one worker builds this module's shared fixtures once (make test: pytest -n auto --dist
+# loadgroup), and starts on them first (slow)
+pytestmark = [pytest.mark.xdist_group("test_dask"), pytest.mark.slow]
 
 pytest.importorskip("distributed", reason="the optional extra `distributed` is not installed")
 

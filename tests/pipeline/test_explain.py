@@ -24,8 +24,9 @@ from tests.helpers import (
 )
 from tests.hodoku import CODES, EXEMPLARS, read_exemplars
 
-# one worker builds this module's shared fixtures once (make test: pytest -n auto --dist loadgroup)
-pytestmark = pytest.mark.xdist_group("test_explain")
+# one worker builds this module's shared fixtures once (make test: pytest -n auto --dist
+# loadgroup), and starts on them first (slow)
+pytestmark = [pytest.mark.xdist_group("test_explain"), pytest.mark.slow]
 
 SEED = 1717
 PLACEMENT = re.compile(r"\br(\d+)c(\d+)=(\w)")

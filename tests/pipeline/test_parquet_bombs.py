@@ -14,8 +14,9 @@ import pytest
 
 from pipeline.formats import read_puzzles
 
-# one worker builds this module's shared fixtures once (make test: pytest -n auto --dist loadgroup)
-pytestmark = pytest.mark.xdist_group("test_parquet_bombs")
+# one worker builds this module's shared fixtures once (make test: pytest -n auto --dist
+# loadgroup), and starts on them first (slow)
+pytestmark = [pytest.mark.xdist_group("test_parquet_bombs"), pytest.mark.slow]
 
 SCRIPT = Path(sys.executable).with_name("pipeline")
 BOMB_CHARS = 400 << 20  # one value: 400 MB once decompressed, a few KB on disk

@@ -87,6 +87,7 @@ def puzzle_file(path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_cold_machine_is_told_once_then_never(tmp_path: Path) -> None:
     """An empty kernel cache (as after a bare install): one notice line first, a line per family
     compiled, on stderr that is not a terminal; the next command says nothing of it."""
@@ -102,28 +103,6 @@ def test_a_cold_machine_is_told_once_then_never(tmp_path: Path) -> None:
     assert list((tmp_path / "cache").rglob(f"sudoku-prepared-counter-{machine_key()}.stamp"))
     again = pipeline("verify", source, env=cold)
     assert again.returncode == 0 and again.stderr == ""
-
-
-def test_two_cold_grades_at_once(tmp_path: Path) -> None:
-    """Two `pipeline grade` commands started together on an empty kernel cache: each grades its
-    file as a prepared machine does; one background lane compiles the rest, the other leaves it
-    to that one rather than wait for its lock."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    commands = []
-    for seed in (1, 2):
-        grid = engine.random_grid(9, seed=seed)
-        source = tmp_path / f"{seed}.txt"
-        source.write_text(engine.dig(grid, "easy", seed=seed).puzzle + "\n")
-        arguments = [str(PIPELINE), "grade", source, "-o", tmp_path / f"{seed}.parquet", "-q"]
-        commands.append(subprocess.Popen(arguments, stderr=subprocess.PIPE, text=True, env=env))
-    for seed, command in zip((1, 2), commands, strict=True):
-        _, stderr = command.communicate(timeout=600)
-        assert command.returncode == 0 and "Traceback" not in stderr, stderr
-        assert stderr.startswith(NOTICE)
-        prepared = pipeline("grade", tmp_path / f"{seed}.txt", "-o", tmp_path / "again.parquet")
-        assert prepared.returncode == 0
-        rows = pq.read_table(tmp_path / f"{seed}.parquet")
-        assert rows.equals(pq.read_table(tmp_path / "again.parquet")) and rows.num_rows == 1
 
 
 def test_a_changed_engine_or_machine_prepares_again(monkeypatch) -> None:
@@ -196,7 +175,7 @@ HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.
 
 
 @pytest.mark.slow
-def test_a_cold_grader_compiles_each_finder_once_and_grades_on_the_core_rungs_first(
+def test_cold_graders_compile_each_finder_once_and_grade_on_the_core_rungs_first(
     tmp_path: Path,
 ) -> None:
     """On one empty kernel cache, in this order:
@@ -204,10 +183,11 @@ def test_a_cold_grader_compiles_each_finder_once_and_grades_on_the_core_rungs_fi
     1. the helper lane's part (engine.warmup PARTS: every rung's finder, called as the compiled
        pass loop calls it) gives each finder the pass loop's own argument types: the pass loop,
        compiled in another process on the same cache, loads them all and compiles no finder;
-    2. `pipeline grade` of easy puzzles compiles the core rungs' pass loop, grades them and
-       leaves the rest to a background process that ends with the command, unfinished;
+    2. two `pipeline grade` commands of easy puzzles, started together, compile the core rungs'
+       pass loop, grade them and leave the rest to a background process that ends with the
+       command, unfinished;
     3. with a hard puzzle among them it waits for (and helps) the background process.
-    Both grades write the rows a prepared machine writes. (Steps 2 and 3 come after 1 so the
+    Every grade writes the rows a prepared machine writes. (Steps 2 and 3 come after 1 so the
     whole grader compiles once here, not twice.)"""
     cache = tmp_path / "cache"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
@@ -223,21 +203,34 @@ def test_a_cold_grader_compiles_each_finder_once_and_grades_on_the_core_rungs_fi
     assert [name for name in compiled if name.rsplit(".", 1)[1].startswith("find_")] == []
 
     cold = {"NUMBA_CACHE_DIR": str(cache)}
-    easy = [engine.dig(engine.random_grid(9, seed=s), "easy", seed=s).puzzle for s in range(3)]
-    for name, puzzles in (("easy", easy), ("mixed", [*easy, HARD])):
-        source = tmp_path / f"{name}.txt"
-        source.write_text("\n".join(puzzles) + "\n")
-        graded = pipeline("grade", source, "-o", tmp_path / f"{name}.parquet", env=cold)
-        assert graded.returncode == 0, graded.stderr
-        lines = graded.stderr.splitlines()
-        assert lines[0].startswith(NOTICE) and "in the background" in lines[0], lines
-        waited = [line for line in lines if line.startswith("compiling the rest of the engine")]
-        assert len(waited) == (name == "mixed"), lines
-        prepared = pipeline("grade", source, "-o", tmp_path / f"{name}-prepared.parquet")
-        assert prepared.returncode == 0 and NOTICE not in prepared.stderr
-        rows = pq.read_table(tmp_path / f"{name}.parquet")
-        assert rows.equals(pq.read_table(tmp_path / f"{name}-prepared.parquet"))
-        assert rows.num_rows == len(puzzles)
-        if name == "easy":  # the background process ended with the command, its work unfinished
+    easy = [engine.dig(engine.random_grid(9, seed=s), "easy", seed=s).puzzle for s in range(4)]
+    for name, files in (("easy", (easy[:2], easy[2:])), ("mixed", ([*easy, HARD],))):
+        sources = [tmp_path / f"{name}-{number}.txt" for number in range(len(files))]
+        started = []  # the easy files by two commands at once, racing for the cache
+        for source, puzzles in zip(sources, files, strict=True):
+            source.write_text("\n".join(puzzles) + "\n")
+            arguments = [PIPELINE, "grade", source, "-o", source.with_suffix(".parquet")]
+            started.append(
+                subprocess.Popen(
+                    [str(a) for a in arguments],
+                    stderr=subprocess.PIPE,
+                    text=True,
+                    env={**os.environ, **cold},
+                    cwd=ROOT,
+                )
+            )
+        for source, puzzles, command in zip(sources, files, started, strict=True):
+            _, stderr = command.communicate(timeout=600)
+            assert command.returncode == 0 and "Traceback" not in stderr, stderr
+            lines = stderr.splitlines()
+            assert lines[0].startswith(NOTICE) and "in the background" in lines[0], lines
+            waited = [line for line in lines if line.startswith("compiling the rest of the engine")]
+            assert len(waited) == (name == "mixed"), lines
+            again = source.with_name(f"{source.stem}-prepared.parquet")
+            prepared = pipeline("grade", source, "-o", again)
+            assert prepared.returncode == 0 and NOTICE not in prepared.stderr
+            rows = pq.read_table(source.with_suffix(".parquet"))
+            assert rows.equals(pq.read_table(again)) and rows.num_rows == len(puzzles)
+        if name == "easy":  # the background processes ended with the commands, work unfinished
             stamps = {path.name for path in cache.rglob("*.stamp")}
             assert stamps == {f"sudoku-prepared-grader-core-{machine_key()}.stamp"}

@@ -74,6 +74,7 @@ def wait_gone(pids: set[int]) -> set[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.slow
 def test_sigterm_stops_workers_and_removes_partial_files(tmp_path: Path) -> None:
     output = tmp_path / "grids.parquet"
     process, workers = start_with_workers(output)
@@ -86,6 +87,7 @@ def test_sigterm_stops_workers_and_removes_partial_files(tmp_path: Path) -> None
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.slow
 def test_workers_exit_when_the_command_is_killed(tmp_path: Path) -> None:
     process, workers = start_with_workers(tmp_path / "grids.parquet")
     os.kill(process.pid, signal.SIGKILL)

@@ -59,6 +59,34 @@ def one_error_line(stderr: str) -> str:
     return lines[0]
 
 
+CHROMIUM_TIMEOUT = 120  # s
+
+
+def chromium_screenshot(page: Path, shot: Path, window: tuple[int, int], profile: Path) -> None:
+    """Render ``page`` in headless Chromium (a fresh profile, no network chatter) into the PNG
+    ``shot`` at ``window`` pixels, as a reader's browser would draw it."""
+    subprocess.run(
+        [
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={profile}",
+            f"--screenshot={shot}",
+            f"--window-size={window[0]},{window[1]}",
+            page.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=CHROMIUM_TIMEOUT,
+    )
+
+
 # ---- puzzles ------------------------------------------------------------------------------------
 
 

@@ -5,7 +5,6 @@ that must not be blank."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from pipeline.cli import app
 from pipeline.recipe import parse_recipe
 from pipeline.report_html import BAR_COLOUR
 from pipeline.run import REPORT_HTML_FILE, run_book
+from tests.helpers import chromium_screenshot
 
 TEST_DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
 RUN_CHARTS = ("score", "iterations", "hardest", "clues", "time", "duplicates")
@@ -25,7 +25,6 @@ RUN_TABLES = ("tiers", "time", "counts")
 GRADE_CHARTS = ("status", "tiers", "score", "iterations")
 GRADE_TABLES = ("summary", "hardest", "slowest", "problems")
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
-CHROMIUM_TIMEOUT = 120  # s
 WINDOW = (1200, 1600)
 WHITE = 250  # of 255: lighter counts as background
 MIN_INKED = 0.02  # of the screenshot's pixels
@@ -123,26 +122,7 @@ def test_grade_report(tmp_path: Path) -> None:
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium not installed (Debian)")
 def test_report_renders_in_headless_chromium(run_report: Path, tmp_path: Path) -> None:
     shot = tmp_path / "report.png"
-    subprocess.run(
-        [
-            "chromium",
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            f"--screenshot={shot}",
-            f"--window-size={WINDOW[0]},{WINDOW[1]}",
-            run_report.as_uri(),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=CHROMIUM_TIMEOUT,
-    )
+    chromium_screenshot(run_report, shot, WINDOW, tmp_path / "profile")
     pixels = np.asarray(Image.open(shot).convert("RGB"))
     assert pixels.shape[:2] == (WINDOW[1], WINDOW[0])
     inked = (pixels.min(axis=2) < WHITE).mean()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import tomllib
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -27,7 +26,7 @@ from pipeline.catalog import Catalog
 from pipeline.recipe import RecipeError, load_recipe, parse_recipe, parse_width
 from pipeline.run import run_book
 from pipeline.store import MANIFEST_FILE, PUZZLES_FILE, read_rows
-from tests.helpers import invoke
+from tests.helpers import chromium_screenshot, invoke
 from tests.printed import read_grids
 
 RECIPE = """
@@ -62,7 +61,6 @@ WHITE = 128  # a pixel darker than this in every channel is ink
 MIN_INKED = 0.05  # a drawn grid inks more of its box than any broken-image icon
 TILE_PX = 120  # each SVG's width on the Chromium test page
 PITCH_PX = (130, 140)
-CHROMIUM_TIMEOUT = 60
 
 
 @dataclass(frozen=True)
@@ -276,25 +274,7 @@ def test_each_svg_renders_in_headless_chromium(run: Run, tmp_path: Path) -> None
     page.write_text("<!doctype html><body style='margin:0'>" + "".join(tags) + "</body>")
     window = (DAYS * PITCH_PX[0], 2 * len(TIERS) * PITCH_PX[1])
     shot = tmp_path / "pack.png"
-    subprocess.run(
-        [
-            "chromium",
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            f"--screenshot={shot}",
-            f"--window-size={window[0]},{window[1]}",
-            page.as_uri(),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=CHROMIUM_TIMEOUT,
-    )
+    chromium_screenshot(page, shot, window, tmp_path / "profile")
     pixels = np.asarray(Image.open(shot).convert("RGB")).min(axis=2)
     ink = {
         name: (pixels[top : top + TILE_PX, left : left + TILE_PX] < WHITE).mean()

@@ -52,11 +52,10 @@ from functools import cache
 
 import numpy as np
 
-from engine.geometry import Geometry, geometry
+from engine.geometry import Box, Geometry, geometry
 from engine.jit import kernel
 from engine.text import infer_geometry, parse, parse_many, to_text
 
-Box = str | tuple[int, int] | None
 MAX_CANON_SIZE = 25  # the largest grid whose form is searched (see the cost above)
 
 

@@ -78,7 +78,7 @@ from engine.dig_kernels import (
     solved_by_singles,
     swap_orbit,
 )
-from engine.geometry import Geometry
+from engine.geometry import Box, Geometry
 from engine.grade import (
     NESTED_BASE,
     RATINGS,
@@ -250,6 +250,7 @@ def dig(
     *,
     symmetry: str = "none",
     seed: Seed,
+    box: Box = None,
     minimal: bool = False,
     tiers: Mapping[str, Tier] | None = None,
     budget: int | None = None,
@@ -262,13 +263,14 @@ def dig(
     ``time_limit`` the seconds: checked before each batch of candidates goes to the kernels, never
     inside them, so a run overshoots by up to one batch's dig and grade (plus numba's compile on
     first use; :func:`engine.warmup.warm` does that beforehand).
+    ``box`` names the grid's shape, or is the variant's :class:`Geometry`.
     Deterministic for a given seed. Raises :class:`ImpossibleBand`, :class:`DigFailed`.
     """
     if budget is not None and budget < 1:
         raise InvalidBudget(f"budget must be at least 1 attempt, got {budget}")
     if time_limit is not None and time_limit <= 0:
         raise InvalidBudget(f"time_limit must be positive seconds, got {time_limit}")
-    grid = _full_grid(solution)
+    grid = _full_grid(solution, box)
     geo = grid.geometry
     layout = _layout(geo, symmetry)
     mapping = dict(tiers) if tiers is not None else tiers_for(geo)
@@ -308,16 +310,16 @@ def default_budget(geo: Geometry) -> int:
     return max(MIN_DEFAULT_BUDGET, round(DEFAULT_BUDGET * scale))
 
 
-def _full_grid(text: str) -> Grid:
+def _full_grid(text: str, box: Box = None) -> Grid:
     """The complete grid to dig from. Clashes are left to the counter (a clashing grid counts
     0); on any fault ``parse`` names it precisely."""
-    grid = parse_unchecked(text)
+    grid = parse_unchecked(text, box)
     geo, values = grid.geometry, grid.values
     if not values.all():
         blank = int(np.flatnonzero(values == 0)[0])
         raise NotASolution(f"cannot dig from a grid with blanks: {geo.cell_name(blank)} is empty")
     if workspace(geo).search(values, 1, np.zeros_like(values)) != 1:
-        parse(text)  # raises InvalidPuzzle naming the clash
+        parse(text, box)  # raises InvalidPuzzle naming the clash
     return Grid(geo, values)
 
 

@@ -49,6 +49,7 @@ from engine.search import (
     next_random,
     search,
     search_except,
+    unit_count,
     unit_values,
 )
 from engine.search9 import Scratch9, search9, singles9
@@ -123,7 +124,7 @@ def forced(puzzle, taken, cell, value, tables):
     if at_most_one_bit(options):
         return True
     bit = U1 << np.uint64(value - 1)
-    for k in range(3):
+    for k in range(cell_units.shape[1]):
         unit = cell_units[cell, k]
         alone = True
         for j in range(n):
@@ -180,7 +181,7 @@ def _flip_values(taken, cell_units, orbit, solution):
         if cell == NO_CELL:
             break
         bit = U1 << np.uint64(solution[cell] - 1)
-        for j in range(3):
+        for j in range(unit_count(cell_units, cell)):
             taken[cell_units[cell, j]] ^= bit
 
 
@@ -217,7 +218,7 @@ def unique_without(puzzle, orbit, solution, witness, tables, spaces, max_nodes):
     ``witness`` holds the second solution found, or witness[0] == 0 when the node budget ran
     out. ``spaces`` holds both counters' working memory (:class:`Counters`).
     """
-    classic = tables.n == 9  # 3x3 boxes: the 9x9 kernel, which needs no node budget
+    classic = tables.n == 9 and tables.classic  # the 9x9 kernel, which needs no node budget
     for k in range(orbit.shape[0]):
         cell = orbit[k]
         if cell == NO_CELL:
@@ -288,7 +289,7 @@ def dig_orbits(
     found = np.zeros(puzzle.shape[0], dtype=np.uint8)  # the tests' solution buffer
     clues = clue_mask(puzzle, orbit_masks.shape[1])
     cell_units = tables.cell_units
-    taken = np.empty(3 * tables.n, dtype=np.uint64)  # the clues' values per unit (forced)
+    taken = np.empty(tables.units.shape[0], dtype=np.uint64)  # the clues' values per unit (forced)
     unit_values(puzzle, cell_units, taken)
     count = 0
     for cell in range(puzzle.shape[0]):
@@ -342,7 +343,7 @@ def dig_orbits(
 def solved_by_singles(puzzle, singles_tables, spaces, solution):
     """True when naked and hidden singles alone complete the puzzle: ``singles9`` on 9x9 grids
     (about a tenth of the cost), else ``singles_solve`` (which fills ``solution``)."""
-    if singles_tables.n == 9:
+    if singles_tables.n == 9 and singles_tables.classic:
         return singles9(puzzle, spaces.nine)
     return singles_solve(puzzle, singles_tables, solution, spaces.counter)
 
@@ -477,7 +478,7 @@ def seed_sets(solution, tables, sets, count):
     """Add the grid's cheapest unavoidable sets to the pool from row ``count[0]`` (the stored
     count, which it advances):
 
-    * two rows of a band (two columns of a stack) whose values are the same set over some
+    * (classic grids) two rows of a band (two columns of a stack) holding the same set over some
       columns: swapping them there keeps every row, column and box valid; one set per cycle;
     * two values: swapping them in a connected part of their cells (linked through shared
       units) keeps every unit valid; one set per part.
@@ -490,7 +491,7 @@ def seed_sets(solution, tables, sets, count):
     ncells = solution.shape[0]
     where = np.empty(n + 1, dtype=np.int64)
     seen = np.zeros(n, dtype=np.bool_)
-    for kind in range(2):  # rows (units 0..n-1) in bands, then columns (n..2n-1) in stacks
+    for kind in range(2 if tables.classic else 0):  # rows in bands, then columns in stacks
         height = box_rows if kind == 0 else box_cols
         for first in range(n):
             for second in range(first + 1, (first // height + 1) * height):

@@ -3,11 +3,17 @@
 Glossary used across the engine:
     n       symbols per unit (box_rows * box_cols); the grid is n x n
     cell    index 0 .. n*n-1, row-major (row = cell // n, col = cell % n)
-    unit    a row (0 .. n-1), a column (n .. 2n-1) or a box (2n .. 3n-1)
+    unit    a row (0 .. n-1), a column (n .. 2n-1), a region (2n .. 3n-1: the boxes, or a Jigsaw's
+            irregular regions), then a variant's extra units (3n ..: X's two diagonals, Windoku's
+            four windows)
     peers   the other cells sharing a unit with a cell
     value   1 .. n for a symbol, 0 for a blank
+    variant ``classic`` or a ``+``-joined set of ``jigsaw``, ``windoku``, ``x`` in that order
 
-Tables are built once per shape and frozen, so kernels can take them as plain arrays.
+Every kernel reads the unit table, not the shape, so a variant is only a different table. A cell
+lies in 3 to 5 units; ``cell_units`` and ``peers`` rows are padded to the longest by repeating
+their first entry (removing a bit or marking a unit twice changes nothing), so kernels loop over
+a fixed width. Tables are built once per geometry and frozen, so kernels take them as plain arrays.
 """
 
 from __future__ import annotations
@@ -27,6 +33,42 @@ MAX_SIZE = len(SYMBOLS)  # 64: also the width of the uint64 candidate masks
 # Box shapes that people publish; listed first in error messages.
 COMMON_SIZES = (4, 6, 8, 9, 10, 12, 15, 16, 20, 25, 36, 49, 64)
 
+CLASSIC = "classic"
+#: The parts a variant name joins, in its name's order (``jigsaw+x``, not ``x+jigsaw``).
+VARIANT_PARTS = ("jigsaw", "windoku", "x")
+VARIANT_RULES = {
+    CLASSIC: "each row, column and box holds every symbol once",
+    "jigsaw": "the bold irregular regions replace the boxes: each holds every symbol once",
+    "windoku": "the four shaded windows also hold every symbol once",
+    "x": "the two shaded main diagonals also hold every symbol once",
+}
+
+
+def variant_name(name: str) -> str:
+    """The variant's name in its one spelling (parts sorted, lower case); ValueError names the
+    unknown part. ``X``, ``x+jigsaw`` and ``jigsaw + x`` read as ``x`` and ``jigsaw+x``."""
+    parts = {part.strip().lower() for part in str(name).split("+")}
+    unknown = sorted(parts - set(VARIANT_PARTS) - {CLASSIC})
+    if unknown or not parts:
+        allowed = ", ".join((CLASSIC, *VARIANT_PARTS))
+        raise ValueError(
+            f"unknown variant {name!r}: choose {allowed}, or parts joined by '+' such as jigsaw+x"
+        )
+    if CLASSIC in parts:
+        if len(parts) > 1:
+            raise ValueError(f"variant {name!r}: classic does not combine with other parts")
+        return CLASSIC
+    return "+".join(part for part in VARIANT_PARTS if part in parts)
+
+
+def variant_parts(variant: str) -> tuple[str, ...]:
+    """The parts of a variant name (``()`` for classic)."""
+    return () if variant == CLASSIC else tuple(variant.split("+"))
+
+
+class InvalidLayout(ValueError):
+    """A Jigsaw layout that is not n connected regions of n cells."""
+
 
 def _frozen(array: np.ndarray) -> np.ndarray:
     array.setflags(write=False)
@@ -35,42 +77,70 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Geometry:
-    """An n x n grid whose boxes are ``box_rows`` tall and ``box_cols`` wide.
+    """An n x n grid whose boxes are ``box_rows`` tall and ``box_cols`` wide, with a variant's
+    units: a Jigsaw's ``regions`` (one symbol per cell naming its region, row-major) replace the
+    boxes, and X's diagonals and Windoku's windows add units.
 
     Build it with :func:`geometry` (cached) rather than directly, so tables are shared.
     """
 
     box_rows: int
     box_cols: int
+    variant: str = CLASSIC
+    regions: str | None = None
     n: int = field(init=False, compare=False)
     ncells: int = field(init=False, compare=False)
     # derived tables, frozen numpy arrays
     row_of: np.ndarray = field(init=False, repr=False, compare=False)  # cell -> row
     col_of: np.ndarray = field(init=False, repr=False, compare=False)  # cell -> column
-    box_of: np.ndarray = field(init=False, repr=False, compare=False)  # cell -> box
-    units: np.ndarray = field(init=False, repr=False, compare=False)  # (3n, n) cells by unit
-    cell_units: np.ndarray = field(init=False, repr=False, compare=False)  # (ncells, 3) unit ids
-    peers: np.ndarray = field(init=False, repr=False, compare=False)  # (ncells, npeers) sorted
+    box_of: np.ndarray = field(init=False, repr=False, compare=False)  # cell -> box or region
+    units: np.ndarray = field(init=False, repr=False, compare=False)  # (nunits, n) cells by unit
+    cell_units: np.ndarray = field(init=False, repr=False, compare=False)  # (ncells, 3..5) padded
+    peers: np.ndarray = field(init=False, repr=False, compare=False)  # (ncells, npeers) padded
 
     def __post_init__(self) -> None:
         if self.box_rows < 2 or self.box_cols < 2:
             raise ValueError(f"boxes must be at least 2x2, got {self.box_rows}x{self.box_cols}")
         n = self.box_rows * self.box_cols
+        parts = variant_parts(self.variant)
+        if variant_name(self.variant) != self.variant:
+            spelled = variant_name(self.variant)
+            raise ValueError(f"variant {self.variant!r} is written {spelled!r}")
         cells = np.arange(n * n, dtype=np.int32)
         row, col = cells // n, cells % n
-        box = (row // self.box_rows) * self.box_rows + col // self.box_cols
+        if "jigsaw" in parts:
+            if self.regions is None:
+                raise InvalidLayout("a jigsaw grid needs its regions")
+            box = region_ids(self.regions, n)
+        elif self.regions is not None:
+            raise ValueError(f"only jigsaw grids have regions, not {self.variant}")
+        else:
+            box = (row // self.box_rows) * self.box_rows + col // self.box_cols
+        extra = []
+        if "windoku" in parts:
+            if (self.box_rows, self.box_cols) != (3, 3):
+                raise ValueError(f"windoku is a 9x9 variant, not {n}x{n}")
+            extra += [
+                cells[(row >= top) & (row < top + 3) & (col >= left) & (col < left + 3)]
+                for top in (1, 5)
+                for left in (1, 5)
+            ]
+        if "x" in parts:
+            extra += [cells[row == col], cells[row + col == n - 1]]
         units = np.concatenate(
             [
                 cells.reshape(n, n),
                 cells.reshape(n, n).T,
                 np.stack([cells[box == b] for b in range(n)]),
+                *([np.stack(extra)] if extra else []),
             ]
         ).astype(np.int32)
-        cell_units = np.stack([row, n + col, 2 * n + box], axis=1).astype(np.int32)
-        same = (row[:, None] == row) | (col[:, None] == col) | (box[:, None] == box)
+        member = np.zeros((len(units), n * n), dtype=bool)
+        member[np.arange(len(units))[:, None], units] = True
+        cell_units = _padded([np.flatnonzero(member[:, c]) for c in range(n * n)])
+        same = member.T.astype(np.uint8) @ member.astype(np.uint8) > 0
         np.fill_diagonal(same, False)
-        peers = np.nonzero(same)[1].reshape(n * n, -1).astype(np.int32)
-        assert peers.shape[1] == 3 * n - self.box_rows - self.box_cols - 1
+        peers = _padded([np.flatnonzero(same[c]) for c in range(n * n)])
         values = {
             "n": n,
             "ncells": n * n,
@@ -85,6 +155,16 @@ class Geometry:
             if isinstance(value, np.ndarray):
                 value = _frozen(value)
             object.__setattr__(self, name, value)
+
+    @property
+    def classic(self) -> bool:
+        """Rows, columns and rectangular boxes only: the shape-specific kernels apply."""
+        return self.variant == CLASSIC
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The variant's parts (``()`` for classic)."""
+        return variant_parts(self.variant)
 
     @property
     def shape(self) -> str:
@@ -107,18 +187,103 @@ class Geometry:
         return f"r{cell // self.n + 1}c{cell % self.n + 1}"
 
     def unit_name(self, unit: int) -> str:
-        """``row 3`` / ``column 5`` / ``box 2`` (1-based)."""
-        kind = ("row", "column", "box")[unit // self.n]
-        return f"{kind} {unit % self.n + 1}"
+        """``row 3`` / ``column 5`` / ``box 2`` / ``region 2`` / ``the main diagonal`` /
+        ``window 1`` (1-based)."""
+        n = self.n
+        if unit < 3 * n:
+            kind = ("row", "column", "region" if "jigsaw" in self.parts else "box")[unit // n]
+            return f"{kind} {unit % n + 1}"
+        extra = unit - 3 * n
+        if "windoku" in self.parts:
+            if extra < 4:
+                return f"window {extra + 1}"
+            extra -= 4
+        return ("the main diagonal", "the anti-diagonal")[extra]
+
+    def with_variant(self, variant: str, regions: str | None = None) -> Geometry:
+        """The same size and box shape with another variant (and Jigsaw layout)."""
+        return geometry(self.box_rows, self.box_cols, variant_name(variant), regions)
 
     def __str__(self) -> str:
-        return f"{self.n}x{self.n} ({self.shape} boxes)"
+        shape = f"{self.n}x{self.n} ({self.shape} boxes)"
+        return shape if self.classic else f"{self.n}x{self.n} {self.variant}"
+
+
+#: How callers name a grid's shape: ``"3x4"``, ``(3, 4)``, a :class:`Geometry` (which carries a
+#: variant), or None for the usual box of the size.
+Box = str | tuple[int, int] | Geometry | None
+
+
+def _padded(rows: list[np.ndarray]) -> np.ndarray:
+    """Rows of unequal length as one int32 array, each padded by repeating its first entry."""
+    width = max(len(r) for r in rows)
+    table = np.empty((len(rows), width), dtype=np.int32)
+    for i, r in enumerate(rows):
+        table[i, : len(r)] = r
+        table[i, len(r) :] = r[0]
+    return table
+
+
+def region_ids(layout: str, n: int) -> np.ndarray:
+    """Region index (0 .. n-1, by symbol) of each cell of a Jigsaw layout string; InvalidLayout
+    names the region at fault (wrong size, in pieces) or the bad character."""
+    layout = layout.strip()
+    if len(layout) != n * n:
+        raise InvalidLayout(
+            f"the layout has {len(layout)} characters; a {n}x{n} grid needs {n * n}"
+        )
+    symbols = SYMBOLS[:n]
+    lookup = {s: i for i, s in enumerate(symbols)}
+    if n <= 35:
+        lookup.update({s.lower(): i for i, s in enumerate(symbols)})
+    for index, char in enumerate(layout):
+        if char not in lookup:
+            raise InvalidLayout(
+                f"layout: bad region symbol {char!r} at r{index // n + 1}c{index % n + 1}; "
+                f"regions are named {symbols}"
+            )
+    region = np.array([lookup[c] for c in layout], dtype=np.int32)
+    for r in range(n):
+        cells = np.flatnonzero(region == r)
+        name = f"region {symbols[r]!r}"
+        if len(cells) != n:
+            where = f" ({_cell_list(cells, n)})" if len(cells) else ""
+            raise InvalidLayout(f"{name} has {len(cells)} cells{where}; each region needs {n}")
+        piece = _connected_piece(region, int(cells[0]), n)
+        if len(piece) != n:
+            apart = sorted(set(cells.tolist()) - piece)
+            raise InvalidLayout(
+                f"{name} is not connected: {_cell_list(apart, n)} cannot be reached from "
+                f"r{cells[0] // n + 1}c{cells[0] % n + 1}"
+            )
+    return region
+
+
+def _cell_list(cells, n: int) -> str:
+    names = [f"r{c // n + 1}c{c % n + 1}" for c in cells]
+    return ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+
+
+def _connected_piece(region: np.ndarray, start: int, n: int) -> set[int]:
+    """The cells of ``start``'s region reachable from it through orthogonal neighbours."""
+    seen, todo = {start}, [start]
+    while todo:
+        cell = todo.pop()
+        r, c = divmod(cell, n)
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            other = rr * n + cc
+            if 0 <= rr < n and 0 <= cc < n and other not in seen and region[other] == region[start]:
+                seen.add(other)
+                todo.append(other)
+    return seen
 
 
 @cache
-def geometry(box_rows: int, box_cols: int) -> Geometry:
-    """The shared :class:`Geometry` for a box shape."""
-    return Geometry(box_rows, box_cols)
+def geometry(
+    box_rows: int, box_cols: int, variant: str = CLASSIC, regions: str | None = None
+) -> Geometry:
+    """The shared :class:`Geometry` for a box shape (and variant)."""
+    return Geometry(box_rows, box_cols, variant, regions)
 
 
 def default_box(n: int) -> tuple[int, int]:
@@ -129,8 +294,10 @@ def default_box(n: int) -> tuple[int, int]:
     raise ValueError(f"{n}x{n} grids have no boxes: {n} is prime (choose a size such as 6, 9, 12)")
 
 
-def parse_box(box: str | tuple[int, int]) -> tuple[int, int]:
-    """Read a box shape given as ``"3x4"`` or ``(3, 4)``."""
+def parse_box(box: Box) -> tuple[int, int]:
+    """Read a box shape given as ``"3x4"``, ``(3, 4)`` or a :class:`Geometry`."""
+    if isinstance(box, Geometry):
+        return box.shape_tuple
     if isinstance(box, str):
         parts = box.lower().split("x")
         if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
@@ -142,7 +309,7 @@ def parse_box(box: str | tuple[int, int]) -> tuple[int, int]:
 
 def box_shape(
     size: int | None = None,
-    box: str | tuple[int, int] | None = None,
+    box: Box = None,
     largest: int | None = MAX_SIZE,
 ) -> tuple[int, int]:
     """(box rows, box cols) for a grid size and/or a box shape: the one check that they fit
@@ -165,10 +332,13 @@ def box_shape(
     return (rows, cols) if box is not None else default_box(size)
 
 
-def geometry_for(size: int | None = None, box: str | tuple[int, int] | None = None) -> Geometry:
+def geometry_for(size: int | None = None, box: Box = None) -> Geometry:
     """The geometry for a grid size (9, 16 ...) and/or an explicit box shape (:func:`box_shape`;
-    any size, as grids past the text form's 64 exist as arrays)."""
-    return geometry(*box_shape(size, box, largest=None))
+    any size, as grids past the text form's 64 exist as arrays). A :class:`Geometry` given as
+    ``box`` is itself the answer (checked against the size): that is how variants travel
+    through every function that takes a box."""
+    shape = box_shape(size, box, largest=None)
+    return box if isinstance(box, Geometry) else geometry(*shape)
 
 
 def accepted_lengths() -> str:

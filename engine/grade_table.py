@@ -19,7 +19,7 @@ import numpy as np
 
 from engine.clock import HAS_CYCLES, seconds_per_cycle
 from engine.clock import cycles as clock
-from engine.geometry import Geometry, geometry_for
+from engine.geometry import Box, Geometry, geometry_for
 from engine.grade import (
     DIRECT_ARRAY,
     RATING_ARRAY,
@@ -86,7 +86,7 @@ class GradeTable:
 def grade_many(
     puzzles: Sequence[str],
     tiers: Mapping[str, Tier] | None = None,
-    box: str | tuple[int, int] | None = None,
+    box: Box = None,
     before_full_ladder: Callable[[], None] | None = None,
 ) -> GradeTable:
     """Grade equal-size puzzles; raises ``InvalidPuzzle`` naming the first malformed text (wrong

@@ -15,7 +15,7 @@ from typing import Literal
 
 import numpy as np
 
-from engine.geometry import Geometry, geometry_for
+from engine.geometry import Box, Geometry, geometry_for
 from engine.solver import workspace
 from engine.text import to_text
 
@@ -65,7 +65,7 @@ def random_grid_array(
     size: int = 9,
     *,
     seed: Seed,
-    box: str | tuple[int, int] | None = None,
+    box: Box = None,
     method: Method = "search",
 ) -> np.ndarray:
     """A random complete n x n grid of values 1..n (``template`` also works beyond 64x64)."""
@@ -82,7 +82,7 @@ def random_grid(
     size: int = 9,
     *,
     seed: Seed,
-    box: str | tuple[int, int] | None = None,
+    box: Box = None,
     method: Method = "search",
 ) -> str:
     """A random complete grid in text form, reproducible from ``seed``."""
@@ -95,7 +95,7 @@ def random_grids(
     size: int = 9,
     *,
     seed: Seed,
-    box: str | tuple[int, int] | None = None,
+    box: Box = None,
 ) -> list[str]:
     """``count`` random complete grids in text form from one seed, filled in one kernel call."""
     geo = geometry_for(size, box)

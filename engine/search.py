@@ -98,6 +98,16 @@ def next_random(state: np.ndarray) -> np.uint64:
 
 
 @kernel(inline="always")
+def unit_count(cell_units, cell):
+    """How many units the cell lies in: its row of ``cell_units`` without the padding (repeats
+    of its first unit, see ``engine.geometry``). Loops that are not idempotent stop there."""
+    k = cell_units.shape[1]
+    while k > 1 and cell_units[cell, k - 1] == cell_units[cell, 0]:
+        k -= 1
+    return k
+
+
+@kernel(inline="always")
 def _set(cand, cell, mask, trail_cell, trail_mask, tp):
     """Change a cell's mask, remembering the old one; returns the new trail length."""
     trail_cell[tp] = cell
@@ -109,7 +119,7 @@ def _set(cand, cell, mask, trail_cell, trail_mask, tp):
 @kernel(inline="always")
 def _touch(cell, cell_units, dirty, dirty_list, ndirty):
     """Mark the units of a changed cell for the next hidden-single scan."""
-    for k in range(3):
+    for k in range(cell_units.shape[1]):
         u = cell_units[cell, k]
         if not dirty[u]:
             dirty[u] = True
@@ -425,7 +435,7 @@ def unit_values(values, cell_units, taken):
         v = values[c]
         if v:
             bit = U1 << np.uint64(v - 1)
-            for k in range(3):
+            for k in range(unit_count(cell_units, c)):
                 u = cell_units[c, k]
                 if taken[u] & bit:
                     return False
@@ -436,8 +446,10 @@ def unit_values(values, cell_units, taken):
 @kernel(inline="always")
 def allowed(taken, cell_units, cell, full):
     """The values that the givens in a cell's units (``unit_values``) leave it."""
-    units = cell_units[cell]
-    return full & ~(taken[units[0]] | taken[units[1]] | taken[units[2]])
+    held = U0
+    for k in range(cell_units.shape[1]):
+        held |= taken[cell_units[cell, k]]
+    return full & ~held
 
 
 @kernel
@@ -622,6 +634,7 @@ class Tables(NamedTuple):
     n: int
     box_rows: int
     box_cols: int
+    classic: bool  # rows, columns and boxes only: shape-specific kernels (search9, band swaps) apply
     peers: np.ndarray
     units: np.ndarray
     cell_units: np.ndarray
@@ -664,6 +677,7 @@ class Workspace:
             n=geo.n,
             box_rows=geo.box_rows,
             box_cols=geo.box_cols,
+            classic=geo.classic,
             peers=geo.peers,
             units=geo.units,
             cell_units=geo.cell_units,
@@ -680,10 +694,10 @@ class Workspace:
             ),
             stack=np.zeros((ncells + 1, 3), dtype=np.uint64),
             stack_tp=np.zeros(ncells + 1, dtype=np.int64),
-            dirty=np.zeros((D_ROWS, 3 * geo.n), dtype=np.int32),
+            dirty=np.zeros((D_ROWS, len(geo.units)), dtype=np.int32),
             choice=np.zeros(3, dtype=np.uint64),
             scratch=np.zeros((M_ROWS, geo.n + 1), dtype=np.int64),
-            taken=np.zeros(3 * geo.n, dtype=np.uint64),
+            taken=np.zeros(len(geo.units), dtype=np.uint64),
             branches=np.zeros(1, dtype=np.int64),
             fixed_order=np.zeros(1, dtype=np.uint64),
         )

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from engine import sat
-from engine.geometry import Geometry
+from engine.geometry import Box, Geometry
 from engine.search import OUT_OF_BUDGET, Workspace
 from engine.text import Grid, InvalidPuzzle, find_clash, infer_geometry, parse, parse_many, to_text
 
@@ -96,12 +96,12 @@ def guesses(grid: Grid, seed: int = 0) -> int:
     return space.branches
 
 
-def count_solutions(puzzle: str, limit: int = 2, box: str | tuple[int, int] | None = None) -> int:
+def count_solutions(puzzle: str, limit: int = 2, box: Box = None) -> int:
     """Number of solutions, counted up to ``limit`` (2 answers "is it unique?")."""
     return count_grid(parse(puzzle, box), limit)[0]
 
 
-def solve(puzzle: str, box: str | tuple[int, int] | None = None) -> str:
+def solve(puzzle: str, box: Box = None) -> str:
     """The unique solution; raises :class:`NoSolution` or :class:`MultipleSolutions` otherwise."""
     grid = parse(puzzle, box)
     count, solution = count_grid(grid, 2)
@@ -115,7 +115,7 @@ def solve(puzzle: str, box: str | tuple[int, int] | None = None) -> str:
 def count_many(
     puzzles: Iterable[str],
     limit: int = 2,
-    box: str | tuple[int, int] | None = None,
+    box: Box = None,
     solutions: bool = False,
 ) -> np.ndarray | tuple[np.ndarray, list[str]]:
     """Count a batch of same-size puzzles in one kernel call.

@@ -17,6 +17,7 @@ from engine.geometry import (
     MAX_SIZE,
     MIN_SIZE,
     SYMBOLS,
+    Box,
     Geometry,
     accepted_lengths,
     default_box,
@@ -62,7 +63,7 @@ def lookup_table(n: int) -> np.ndarray:
 _table = cache(lookup_table)  # one table per symbol count, built on first use
 
 
-def infer_geometry(length: int, box: str | tuple[int, int] | None = None) -> Geometry:
+def infer_geometry(length: int, box: Box = None) -> Geometry:
     """The geometry of a puzzle string of this length (or the given box, checked against it)."""
     if box is not None:
         geo = geometry_for(box=box)
@@ -78,7 +79,7 @@ def infer_geometry(length: int, box: str | tuple[int, int] | None = None) -> Geo
         raise InvalidPuzzle(f"puzzle has {length} symbols: {exc}") from None
 
 
-def parse(text: str, box: str | tuple[int, int] | None = None) -> Grid:
+def parse(text: str, box: Box = None) -> Grid:
     """Parse a puzzle string; raise :class:`InvalidPuzzle` naming the fault and where it is."""
     text = text.strip()
     geo = infer_geometry(len(text), box)
@@ -97,7 +98,7 @@ def parse(text: str, box: str | tuple[int, int] | None = None) -> Grid:
     return Grid(geo, values)
 
 
-def parse_unchecked(text: str, box: str | tuple[int, int] | None = None) -> Grid:
+def parse_unchecked(text: str, box: Box = None) -> Grid:
     """:func:`parse` without the scan for clashing givens, for callers whose kernels find
     clashes anyway (far faster); any other fault still raises ``parse``'s precise error."""
     text = text.strip()
@@ -118,9 +119,9 @@ def _bad_character(geo: Geometry, text: str, index: int) -> str:
 
 def find_clash(geo: Geometry, values: np.ndarray) -> str | None:
     """Describe the first pair of equal givens in one unit, or None when there is none."""
-    cells = geo.units  # (3n, n)
+    cells = geo.units  # (nunits, n)
     unit_values = values[cells]
-    for unit in range(3 * geo.n):
+    for unit in range(len(cells)):
         seen: dict[int, int] = {}
         for cell, value in zip(cells[unit], unit_values[unit], strict=True):
             if value == 0:
@@ -140,7 +141,7 @@ def to_text(geo: Geometry, values: np.ndarray) -> str:
     return alphabet[np.asarray(values, dtype=np.intp)].tobytes().decode()
 
 
-def parse_many(puzzles: list[str], box: str | tuple[int, int] | None = None) -> np.ndarray:
+def parse_many(puzzles: list[str], box: Box = None) -> np.ndarray:
     """Parse equal-length puzzle strings into a (count, ncells) uint8 array in one pass.
 
     Clashing givens are not checked here (the counting kernel reports them); wrong lengths and bad
@@ -168,7 +169,7 @@ def parse_many(puzzles: list[str], box: str | tuple[int, int] | None = None) -> 
     return values
 
 
-def _raise_in_batch(index: int, puzzle: str, box: str | tuple[int, int] | None) -> None:
+def _raise_in_batch(index: int, puzzle: str, box: Box) -> None:
     try:
         parse(puzzle, box)
     except InvalidPuzzle as exc:

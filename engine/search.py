@@ -634,7 +634,7 @@ class Tables(NamedTuple):
     n: int
     box_rows: int
     box_cols: int
-    classic: bool  # rows, columns and boxes only: shape-specific kernels (search9, band swaps) apply
+    classic: bool  # rows, columns, boxes only: the shape-specific kernels (search9, band swaps)
     peers: np.ndarray
     units: np.ndarray
     cell_units: np.ndarray

@@ -554,7 +554,8 @@ def _trial_effort(stuck: Grid) -> float:
     count hits the cap the effort is the cap's, so the score stays finite and fast.
     """
     geo = stuck.geometry
-    form = parse(canonical(to_text(geo, stuck.values)), geo.shape)
+    # a variant's own group is narrower (engine.canon): its samples only relabel the digits
+    form = parse(canonical(to_text(geo, stuck.values)), geo.shape) if geo.classic else stuck
     rng = np.random.default_rng(TE_SEED)
     space = solver_workspace(geo)
     solution = np.zeros(geo.ncells, dtype=np.uint8)
@@ -568,7 +569,11 @@ def _trial_effort(stuck: Grid) -> float:
 
 
 def _shuffle(geo: Geometry, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A random row/band and column/stack permutation of a grid (validity preserving)."""
+    """A random row/band and column/stack permutation of a grid (validity preserving); on a
+    variant grid, a random relabelling of the digits (valid whatever the units)."""
+    if not geo.classic:
+        labels = np.concatenate([[0], rng.permutation(geo.n) + 1]).astype(np.uint8)
+        return np.ascontiguousarray(labels[values])
     rows, cols, n = geo.box_rows, geo.box_cols, geo.n
     row_order = np.concatenate([b * rows + rng.permutation(rows) for b in rng.permutation(cols)])
     col_order = np.concatenate([s * cols + rng.permutation(cols) for s in rng.permutation(rows)])

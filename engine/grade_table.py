@@ -112,7 +112,7 @@ def grade_many(
     logic = PassLoop(
         full=space.full,
         T=space.T,
-        enabled=ALL_ENABLED,
+        enabled=space.within_allowed(ALL_ENABLED),
         rungs=RUNG_ARRAY,
         cand=space.cand,
         placed=space.placed,

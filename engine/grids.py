@@ -38,6 +38,11 @@ def rng_from(seed: Seed) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([int(part) for part in seed]))
 
 
+def _geometry(size: int | None, box: Box) -> Geometry:
+    """The grid asked for: 9x9 when neither size nor box says otherwise."""
+    return geometry_for(9 if size is None and box is None else size, box)
+
+
 def template_grid(geo: Geometry, rng: np.random.Generator) -> np.ndarray:
     """Base pattern randomised by digit relabelling, row/band and column/stack permutations and,
     for square boxes, a transpose. Works for any n (returns values 1..n as an n x n array)."""
@@ -62,16 +67,18 @@ def search_grids(geo: Geometry, count: int, rng: np.random.Generator) -> np.ndar
 
 
 def random_grid_array(
-    size: int = 9,
+    size: int | None = None,
     *,
     seed: Seed,
     box: Box = None,
     method: Method = "search",
 ) -> np.ndarray:
     """A random complete n x n grid of values 1..n (``template`` also works beyond 64x64)."""
-    geo = geometry_for(size, box)
+    geo = _geometry(size, box)
     rng = rng_from(seed)
     if method == "template":
+        if not geo.classic:
+            raise ValueError(f"the template method makes classic grids, not {geo.variant}")
         return template_grid(geo, rng)
     if method == "search":
         return search_grids(geo, 1, rng)[0]
@@ -79,7 +86,7 @@ def random_grid_array(
 
 
 def random_grid(
-    size: int = 9,
+    size: int | None = None,
     *,
     seed: Seed,
     box: Box = None,
@@ -87,17 +94,17 @@ def random_grid(
 ) -> str:
     """A random complete grid in text form, reproducible from ``seed``."""
     grid = random_grid_array(size, seed=seed, box=box, method=method)
-    return to_text(geometry_for(size, box), grid.ravel())
+    return to_text(_geometry(size, box), grid.ravel())
 
 
 def random_grids(
     count: int,
-    size: int = 9,
+    size: int | None = None,
     *,
     seed: Seed,
     box: Box = None,
 ) -> list[str]:
     """``count`` random complete grids in text form from one seed, filled in one kernel call."""
-    geo = geometry_for(size, box)
+    geo = _geometry(size, box)
     grids = search_grids(geo, count, rng_from(seed))
     return [to_text(geo, grid.ravel()) for grid in grids]

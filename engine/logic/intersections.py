@@ -1,6 +1,7 @@
 """Locked candidates: pointing (a box's candidates for a digit lie in one line) and claiming (a
 line's candidates for a digit lie in one box). Works on every box shape through the table of
-box/line crossings."""
+crossings (``T.cross``); on a variant it also holds each extra unit's crossings (a diagonal
+with a box, a window with a row ...), the extra unit taking the box's side."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def find_locked(cand, pos, T, rec, tech):
     are first copied unit by unit, so that a unit's digits lie side by side and the test runs on
     several at once (each unit is the inside of several crossings).
     """
-    units, inter, masks = T.units, T.inter, T.inter_masks
+    units, inter, masks = T.units, T.cross, T.cross_masks
     n = units.shape[1]
     pointing = tech == LOCKED_POINTING
     by_unit = np.empty((units.shape[0], n), dtype=np.uint64)  # the layers, unit by unit

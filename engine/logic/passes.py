@@ -117,6 +117,7 @@ from engine.logic.state import (
 from engine.logic.subsets import find_subsets
 from engine.logic.sue_de_coq import find_sue_de_coq
 from engine.logic.uniqueness import find_avoidable_rectangles, find_bug, find_unique_rectangles
+from engine.logic.variants import allowed_techniques
 from engine.logic.wings import find_wings, find_wxyz_wings
 
 #: Rungs that are no technique of their own: X-chains of turbot-fish length and of three strong
@@ -396,7 +397,7 @@ def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
             placed[cell] = digit + 1
             cand[cell] = b
             solved_pass[cell] = pass_no
-            for k in range(3):
+            for k in range(cell_units.shape[1]):
                 u = cell_units[cell, k]
                 holders = pos[digit, u]  # read per unit: a peer in two has left the second already
                 while holders:
@@ -424,7 +425,7 @@ def _drop(pos, T, cell, digits):
         low = lowest_bit(digits)
         digits ^= low
         d = bit_index(low)
-        for k in range(3):
+        for k in range(cell_units.shape[1]):
             pos[d, cell_units[cell, k]] &= ~bit(unit_pos[cell, k])
 
 
@@ -625,16 +626,21 @@ class Workspace:
     def __init__(self, geo: Geometry) -> None:
         self.geometry = geo
         self.T: Tables = tables(geo)
+        self.allowed = allowed_techniques(geo)  # a variant's sound techniques (logic.variants)
         ncells, n = geo.ncells, geo.n
         self.full = full_mask(n)
         self.cand = np.zeros(ncells, dtype=np.uint64)
         self.placed = np.zeros(ncells, dtype=np.int32)
         self.solved_pass = np.zeros(ncells, dtype=np.int32)
-        self.pos = np.zeros((n, 3 * n), dtype=np.uint64)
+        self.pos = np.zeros((n, len(geo.units)), dtype=np.uint64)
         self.work = new_work(ncells)
         self.scale = 1
         self.rec = new_record(geo, self.scale)
         self.runs = 0  # pass loops run: tells whether the state is still a given run's
+
+    def within_allowed(self, enabled: np.ndarray) -> np.ndarray:
+        """``enabled`` without the techniques this grid's variant switches off."""
+        return enabled if self.geometry.classic else np.minimum(enabled, self.allowed)
 
     def grow(self) -> None:
         self.scale *= 2
@@ -654,6 +660,7 @@ class Workspace:
         ``rungs`` is the grader's ladder or part of it, or ``PERSON_RUNG_ARRAY`` itself (whose
         own rungs only its kernel dispatches)."""
         values = np.require(values, np.uint8, ("C", "W"))  # one kernel type (parse: read-only)
+        enabled = self.within_allowed(enabled)
         self.runs += 1
         # the person's ladder has rungs of its own, which only its kernel dispatches
         solve = solve_person_passes if rungs is PERSON_RUNG_ARRAY else solve_passes
@@ -724,6 +731,7 @@ class Workspace:
         cand = np.ascontiguousarray(cand, dtype=np.uint64)
         placed = np.ascontiguousarray(placed, dtype=np.int32)
         self.work.given[:] = placed != 0 if given is None else given
+        enabled = self.within_allowed(enabled)
         while not find_once(rung, cand, placed, self.T, enabled, self.pos, self.rec, self.work):
             self.grow()
         return self._record()

@@ -159,38 +159,37 @@ def bit(index):
 
 @kernel
 def sees(a, b, cell_units):
-    """True when two distinct cells share a row, column or box."""
+    """True when two distinct cells share a unit (a row, column, box or a variant's unit)."""
     if a == b:
         return False
-    return (
+    if (
         cell_units[a, 0] == cell_units[b, 0]
         or cell_units[a, 1] == cell_units[b, 1]
         or cell_units[a, 2] == cell_units[b, 2]
-    )
+    ):
+        return True
+    for i in range(3, cell_units.shape[1]):  # a variant's units: none on classic grids
+        for j in range(3, cell_units.shape[1]):
+            if cell_units[a, i] == cell_units[b, j]:
+                return True
+    return False
 
 
 @kernel
 def build_layers(cand, placed, T, pos):
     """Rebuild every per-digit unit layer ``pos[d, u]`` from the open cells' candidates (cell by
-    cell: each candidate bit sets its position in the cell's row, column and box layers)."""
+    cell: each candidate bit sets its position in the layers of the cell's units)."""
     cell_units, unit_pos = T.cell_units, T.unit_pos
     pos[:, :] = U0
     for cell in range(cand.shape[0]):
         if placed[cell] == 0:
-            row, col, box = cell_units[cell, 0], cell_units[cell, 1], cell_units[cell, 2]
-            in_row, in_col, in_box = (
-                bit(unit_pos[cell, 0]),
-                bit(unit_pos[cell, 1]),
-                bit(unit_pos[cell, 2]),
-            )
             m = cand[cell]
             while m:
                 low = lowest_bit(m)
                 m ^= low
                 d = bit_index(low)
-                pos[d, row] |= in_row
-                pos[d, col] |= in_col
-                pos[d, box] |= in_box
+                for k in range(cell_units.shape[1]):
+                    pos[d, cell_units[cell, k]] |= bit(unit_pos[cell, k])
 
 
 @kernel
@@ -364,9 +363,11 @@ class Tables(NamedTuple):
     """Lookup tables the finders take (as ``T``), built once per geometry.
 
     units, cell_units, peers   as in :class:`engine.geometry.Geometry`
-    unit_pos                   (ncells, 3): the cell's index inside its row, column and box
+    unit_pos                   (ncells, k): the cell's index inside each unit of ``cell_units``
     inter                      (m, 2): (box, line) for every box and row/column that cross
     inter_masks                (m, 2): the crossing as positions in the box and in the line
+    cross, cross_masks         ``inter`` and then each variant unit's crossings of two cells
+                               or more with any other unit (locked candidates reads these)
     peer_bits                  (ncells, words): each cell's peers as a bitset over the cells
     """
 
@@ -376,6 +377,8 @@ class Tables(NamedTuple):
     unit_pos: np.ndarray
     inter: np.ndarray
     inter_masks: np.ndarray
+    cross: np.ndarray
+    cross_masks: np.ndarray
     peer_bits: np.ndarray
 
 
@@ -386,32 +389,51 @@ def tables(geo: Geometry) -> Tables:
     if n > 64:
         raise ValueError(f"the logic solver handles grids up to 64x64, not {n}x{n}")
     units = np.ascontiguousarray(geo.units)
-    unit_pos = np.zeros((geo.ncells, 3), dtype=np.int32)
-    for u in range(3 * n):
-        for k, cell in enumerate(units[u]):
-            unit_pos[cell, u // n] = k
-    inter, inter_masks = [], []
-    for box in range(2 * n, 3 * n):
-        box_cells = set(units[box].tolist())
-        for line in range(2 * n):
-            common = box_cells.intersection(units[line].tolist())
-            if common:
-                in_box = sum(1 << int(unit_pos[c, 2]) for c in common)
-                in_line = sum(1 << int(unit_pos[c, line // n]) for c in common)
-                inter.append((box, line))
-                inter_masks.append((in_box, in_line))
+    cell_units = np.ascontiguousarray(geo.cell_units)
+    where = np.zeros((len(units), geo.ncells), dtype=np.int64)  # position of a cell in a unit
+    for u, cells in enumerate(units):
+        where[u, cells] = np.arange(n)
+    unit_pos = where[cell_units, np.arange(geo.ncells)[:, None]].astype(np.int32)
+    inter = [(box, line) for box in range(2 * n, 3 * n) for line in range(2 * n)]
+    extra = [(e, u) for e in range(3 * n, len(units)) for u in range(len(units)) if u != e]
+    inter, inter_masks = _crossings(units, where, inter)
+    cross, cross_masks = _crossings(units, where, extra, least=2)
     peer_bits = np.zeros((geo.ncells, (geo.ncells + 63) // 64), dtype=np.uint64)
     for cell, row in enumerate(geo.peers):
         for peer in row.tolist():
             peer_bits[cell, peer >> 6] |= np.uint64(1 << (peer & 63))
     return Tables(
         units=units,
-        cell_units=np.ascontiguousarray(geo.cell_units),
+        cell_units=cell_units,
         peers=np.ascontiguousarray(geo.peers),
         unit_pos=unit_pos,
-        inter=np.array(inter, dtype=np.int32),
-        inter_masks=np.array(inter_masks, dtype=np.uint64),
+        inter=inter,
+        inter_masks=inter_masks,
+        cross=np.concatenate([inter, cross]) if len(cross) else inter,
+        cross_masks=np.concatenate([inter_masks, cross_masks]) if len(cross) else inter_masks,
         peer_bits=peer_bits,
+    )
+
+
+def _crossings(
+    units: np.ndarray, where: np.ndarray, pairs: list[tuple[int, int]], least: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of units sharing at least ``least`` cells, with the shared cells as positions
+    in each unit (rows of ``inter`` and ``inter_masks``)."""
+    kept, masks = [], []
+    for a, b in pairs:
+        common = np.intersect1d(units[a], units[b])
+        if len(common) >= least:
+            kept.append((a, b))
+            masks.append(
+                (
+                    sum(1 << int(where[a, c]) for c in common),
+                    sum(1 << int(where[b, c]) for c in common),
+                )
+            )
+    return (
+        np.array(kept, dtype=np.int32).reshape(-1, 2),
+        np.array(masks, dtype=np.uint64).reshape(-1, 2),
     )
 
 

@@ -5,10 +5,13 @@ finished chunks under ``chunks/`` (what a killed run resumes from), ``manifest.j
 and the report.
 Every file appears complete or not at all: it is written beside its target and renamed onto it.
 
-Puzzle ids are stable and content-based: a hash of the box shape and the puzzle's canonical form
-(``engine.canon``), so a disguised copy of a puzzle (relabelled, rows/bands or columns/stacks
-permuted, transposed) has the same id as the original. The catalog of every id already in a
-book is :mod:`pipeline.catalog`.
+Puzzle ids are stable and content-based: a hash of the box shape and the puzzle's canonical key
+(``engine.canon``; :mod:`pipeline.variants`), so a disguised copy of a puzzle (relabelled,
+rows/bands or columns/stacks permuted, transposed) has the same id as the original, and a
+variant puzzle (X, Windoku, Jigsaw ...) never shares one with a classic puzzle. Every table of
+puzzles or grids names each row's ``variant`` and, for a Jigsaw, its ``regions``; a file written
+before those columns existed reads as classic. The catalog of every id already in a book is
+:mod:`pipeline.catalog`.
 
 """
 
@@ -30,7 +33,7 @@ from pipeline.errors import UserError
 from pipeline.formats import FormatError
 from pipeline.formats.writers import atomic_path
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: the variant and regions columns
 GENERATOR_VERSION = version("sudoku-pipeline")
 METADATA = {b"sudoku.schema_version": SCHEMA_VERSION, b"sudoku.generator": GENERATOR_VERSION}
 ID_LENGTH = 16  # hex digits of the id hash: 64 bits, no collision in any plausible catalog
@@ -41,6 +44,9 @@ MANIFEST_FILE = "manifest.json"  # in a run folder: written last, once the book 
 
 _TIMESTAMP = pa.timestamp("us", tz="UTC")
 _TECHNIQUE_COUNT = pa.struct([("technique", pa.string()), ("steps", pa.int32())])
+#: A row's rules: ``classic``, ``x``, ``jigsaw+x`` ... (:func:`engine.geometry.variant_name`)
+#: and a Jigsaw's layout, one region symbol per cell, row-major (null for other variants).
+VARIANT_FIELDS = [pa.field("variant", pa.string(), nullable=False), ("regions", pa.string())]
 
 #: Full solution grids (``pipeline generate``).
 GRID_SCHEMA = pa.schema(
@@ -49,6 +55,7 @@ GRID_SCHEMA = pa.schema(
         ("size", pa.int32()),
         ("box_rows", pa.int32()),
         ("box_cols", pa.int32()),
+        *VARIANT_FIELDS,
         ("solution", pa.string()),
         ("seed", pa.int64()),
         ("section", pa.int32()),
@@ -61,13 +68,14 @@ GRID_SCHEMA = pa.schema(
 #: Graded puzzles: the rows of ``puzzles.parquet``, chunk files and ``pipeline dig`` output.
 PUZZLE_SCHEMA = pa.schema(
     [
-        ("id", pa.string()),  # hash of box shape + canonical form
+        ("id", pa.string()),  # hash of box shape + canonical key
         ("size", pa.int32()),
         ("box_rows", pa.int32()),
         ("box_cols", pa.int32()),
+        *VARIANT_FIELDS,
         ("givens", pa.string()),
         ("solution", pa.string()),
-        ("canonical", pa.string()),  # canonical form of the givens
+        ("canonical", pa.string()),  # canonical key of the givens (pipeline.variants)
         ("clues", pa.int32()),
         ("tier", pa.string()),
         ("score", pa.float64()),
@@ -92,6 +100,7 @@ CATALOG_SCHEMA = pa.schema(
         ("id", pa.string()),
         ("box_rows", pa.int32()),
         ("box_cols", pa.int32()),
+        *VARIANT_FIELDS,
         ("canonical", pa.string()),
         ("tier", pa.string()),
         ("book", pa.string()),
@@ -109,9 +118,11 @@ class StoreError(UserError):
 
 
 def puzzle_id(box_rows: int, box_cols: int, canonical: str) -> str:
-    """Stable id of a puzzle from its canonical form: equal for a puzzle and its disguises,
-    transposes included. The shape is hashed as the form's (wide boxes: 3x2 hashes as 2x3), as
-    tall boxes' forms are their wide transposes (:func:`engine.canon.form_geometry`)."""
+    """Stable id of a puzzle from its canonical key (:func:`pipeline.variants.canonical_keys`):
+    equal for a puzzle and its disguises, transposes included. The shape is hashed as the
+    form's (wide boxes: 3x2 hashes as 2x3), as tall boxes' forms are their wide transposes
+    (:func:`engine.canon.form_geometry`). A classic key is the canonical text, as it was before
+    variants, so classic ids never change; a variant's key starts with its name."""
     box_rows, box_cols = sorted((box_rows, box_cols))
     digest = hashlib.sha256(f"{box_rows}x{box_cols}:{canonical}".encode())
     return digest.hexdigest()[:ID_LENGTH]
@@ -132,6 +143,9 @@ def write_table(
         table = pa.Table.from_pylist(list(rows), schema=schema)
     except (pa.ArrowInvalid, pa.ArrowTypeError, KeyError) as exc:
         raise StoreError(f"{path}: rows do not fit the schema: {exc}") from None
+    empty = [f.name for f in schema if not f.nullable and table.column(f.name).null_count]
+    if empty:  # Arrow would refuse the write itself, naming no file
+        raise StoreError(f"{path}: rows do not fit the schema: {empty[0]} is null in some rows")
     try:
         with atomic_path(path) as temporary:
             pq.write_table(table, temporary)

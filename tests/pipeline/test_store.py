@@ -97,6 +97,8 @@ def grid_rows(count: int) -> list[dict]:
             "size": N,
             "box_rows": BOX,
             "box_cols": BOX,
+            "variant": "classic",
+            "regions": None,
             "solution": g,
             "seed": 1,
             "section": 0,

@@ -29,7 +29,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.canon import check_canon_size
 from engine.dig import ImpossibleBand, check_possible, tiers_for
-from engine.geometry import box_shape, geometry
+from engine.geometry import CLASSIC, box_shape, geometry
 from engine.tiers import BAND_KEYS, TIERS, InvalidTiers, Tier, tiers_from_mapping
 from pipeline.errors import UserError
 from pipeline.recipe_schema import (
@@ -61,6 +61,7 @@ from pipeline.render.cover import CoverError, CoverOptionError, CoverOptions, ch
 from pipeline.render.options import PrintOptionError, PrintOptions
 from pipeline.render.page import CUSTOM, MAX_PAGES
 from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address
+from pipeline.variants import checked_variant, is_jigsaw
 
 SMALL_GRID_LAYOUT = 4  # puzzles per page by default up to 9x9
 LARGE_GRID_LAYOUT = 1  # and beyond
@@ -104,8 +105,8 @@ class PrintSpec:
 
 @dataclass(frozen=True)
 class SectionSpec:
-    """One section of the book: ``count`` puzzles of one shape and tier, dug, or taken from the
-    file ``source`` in ``order``."""
+    """One section of the book: ``count`` puzzles of one shape, variant and tier, dug, or taken
+    from the file ``source`` in ``order``."""
 
     title: str
     size: int
@@ -118,6 +119,7 @@ class SectionSpec:
     layout: int = SMALL_GRID_LAYOUT
     source: Path | None = None
     order: str = "file"
+    variant: str = CLASSIC
 
     @property
     def box(self) -> str:
@@ -447,6 +449,21 @@ def _shape(table: _Table) -> tuple[int, int, int]:
     return rows * cols, rows, cols
 
 
+def _variant(table: _Table, rows: int, cols: int) -> str:
+    """The section's variant in its one spelling (:func:`engine.geometry.variant_name`), checked
+    against its grid now (windoku is 9x9 only) rather than when the first worker digs."""
+    value = table.read("variant")
+    if not isinstance(value, str):
+        table.refuse("variant", value)
+    try:
+        variant = checked_variant(value, rows, cols)
+    except ValueError as exc:
+        table.fail("variant", str(exc))
+    if is_jigsaw(variant) and "box" in table.value:
+        table.fail("box", f"a {variant} section's regions replace the boxes; leave box out")
+    return variant
+
+
 def _source(table: _Table, base: Path) -> Path | None:
     """The file a section prints puzzles from (relative to the recipe's folder), or None."""
     name = table.read("source")
@@ -498,6 +515,7 @@ def _section(
         ),
         source=_source(table, base),
         order=table.read("order"),
+        variant=_variant(table, rows, cols),
     )
     if not _is_int(section.layout) or section.layout not in LAYOUTS:
         table.refuse("layout", section.layout)
@@ -739,5 +757,7 @@ def recipe_hash(recipe: Recipe) -> str:
     for section in content["sections"]:
         if section["source"] is not None:
             section["source"] = file_digest(section["source"])
+        if section["variant"] == CLASSIC:  # classic recipes keep the hash (and run id) they had
+            del section["variant"]
     text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()

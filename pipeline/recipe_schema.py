@@ -276,6 +276,14 @@ SECTION = Table(
             "box shape (default: as square as possible)",
         ),
         Key(
+            "variant",
+            "value",
+            "classic, or jigsaw, windoku, x joined by '+' (jigsaw+x); windoku is 9x9 only",
+            "classic",
+            "the rules: x adds the two main diagonals, windoku four windows, jigsaw a new "
+            "layout of irregular regions for each puzzle in place of the boxes (no box key)",
+        ),
+        Key(
             "tier",
             "choice",
             "a default tier or one defined under [tiers]",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from engine.canon import canonical_many
+from engine.geometry import geometry
 from pipeline.catalog import Catalog
 from pipeline.dig import ChunkStore, make_chunks
 from pipeline.errors import PipelineError
@@ -23,6 +23,7 @@ from pipeline.recipe import Recipe, file_digest
 from pipeline.source_sections import ranked_puzzles
 from pipeline.store import puzzle_id
 from pipeline.tasks import DigJob, plan_chunks, puzzle_row, section_tiers
+from pipeline.variants import canonical_keys
 
 MAX_RESERVE_ROUNDS = 20  # times a run chooses again because books running beside it took ids
 
@@ -49,24 +50,32 @@ def source_rows(
         if len(rows) == spec.count:
             break
         batch = ranked[start : start + spec.count]
-        forms = canonical_many([item["puzzle"] for item in batch], spec.box)
-        for item, form in zip(batch, forms, strict=True):
+        geos = [
+            geometry(spec.box_rows, spec.box_cols, item["variant"], item["regions"])
+            for item in batch
+        ]
+        keys = canonical_keys(
+            [(item["puzzle"], geo) for item, geo in zip(batch, geos, strict=True)]
+        )
+        for item, geo, key in zip(batch, geos, keys, strict=True):
             if len(rows) == spec.count:
                 break
-            if puzzle_id(spec.box_rows, spec.box_cols, form) in seen:
+            if puzzle_id(spec.box_rows, spec.box_cols, key) in seen:
                 duplicates += 1
                 continue
             provenance = {"symmetry": None, "attempts": 0, "seed": recipe.seed, "section": index}
             provenance |= {"chunk": None, "position": item["line"], "run_id": rid}
-            grade = engine.grade(item["puzzle"], bands, spec.box)
-            rows.append(puzzle_row(item["puzzle"], item["solution"], grade, spec, form, provenance))
+            grade = engine.grade(item["puzzle"], bands, geo)
+            puzzle, solution = item["puzzle"], item["solution"]
+            rows.append(puzzle_row(puzzle, solution, grade, spec, geo, key, provenance))
             seen.add(rows[-1]["id"])
     if len(rows) < spec.count:
         raise PipelineError(
             f"section {spec.title!r}: {spec.source} has {len(rows)} new {spec.tier!r} puzzles of "
             f"{spec.size}x{spec.size}, {spec.count} wanted (of {counts['rows']} rows, "
-            f"{counts['skipped']} invalid, of another shape or not unique, {counts['other_tier']} "
-            f"of another tier, {duplicates} already in a book or this one)"
+            f"{counts['skipped']} invalid, of another shape or not unique, "
+            f"{counts['other_variant']} of another variant, {counts['other_tier']} of another "
+            f"tier, {duplicates} already in a book or this one)"
         )
     record = {"section": index, "file": str(spec.source), "sha256": file_digest(spec.source)}
     return rows, record | counts | {"duplicates": duplicates, "chosen": len(rows)}

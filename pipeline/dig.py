@@ -16,6 +16,7 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.formats.writers import write_tables
+from pipeline.grid_files import SolutionGrids
 from pipeline.parallel import (
     EachOf,
     UntrustedResult,
@@ -139,15 +140,21 @@ def make_chunks(
 
 
 def dig_solutions(
-    solutions: Sequence[str],
+    grids: SolutionGrids,
     section: SectionSpec,
     seed: int,
     spec: ParallelSpec,
     path: Path,
     quiet: bool = True,
 ) -> int:
-    """Dig one puzzle of ``section.tier`` from each solution grid, graded, to a Parquet file."""
+    """Dig one puzzle of ``section.tier`` from each solution grid (of the section's variant; a
+    Jigsaw's on its own layout), graded, to a Parquet file."""
     tiers = section_tiers(section)
+
+    def part(values: Sequence[Any], chunk: Chunk) -> tuple[Any, ...]:
+        start = chunk.index * SEED_CHUNK
+        return tuple(values[start : start + chunk.count])
+
     jobs = (
         DigJob(
             chunk,
@@ -155,9 +162,10 @@ def dig_solutions(
             seed,
             "",
             tiers,
-            tuple(solutions[chunk.index * SEED_CHUNK : chunk.index * SEED_CHUNK + chunk.count]),
+            part(grids.solutions, chunk),
+            part(grids.regions, chunk),
         )
-        for chunk in plan_chunks(0, len(solutions), SEED_CHUNK)
+        for chunk in plan_chunks(0, len(grids.solutions), SEED_CHUNK)
     )
     tasks = in_batches(jobs, chunks_per_task(spec.chunk_size))
     done = results_in_order(EachOf(dig_chunk), tasks, spec, check_each(check_dug), "digging", quiet)

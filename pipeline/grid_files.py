@@ -1,8 +1,9 @@
 """Solution grids from a file ``pipeline generate`` wrote, checked row by row before any digging.
 
-``pipeline dig`` hands each grid to a worker; a null box column or a grid with a blank or a clash
-would fail there, deep in the engine. Checked here first, one bad row is one error naming the
-file, the row and the fault.
+``pipeline dig`` hands each grid to a worker; a null box column, a grid with a blank or a clash
+(in its variant's units: a Jigsaw's from the row's layout) or a bad layout would fail there, deep
+in the engine. Checked here first, one bad row is one error naming the file, the row and the
+fault. A file without ``variant`` and ``regions`` columns (written before variants) is classic.
 """
 
 from __future__ import annotations
@@ -12,19 +13,24 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine.geometry import CLASSIC, InvalidLayout, geometry
 from pipeline.puzzle_files import reading_parquet, scan_table
 from pipeline.store import StoreError
+from pipeline.variants import row_variant
 
 GRID_COLUMNS = ("solution", "box_rows", "box_cols")
+VARIANT_COLUMNS = ("variant", "regions")  # absent from files written before variants
 
 
 @dataclass(frozen=True)
 class SolutionGrids:
-    """The grids of a file, all of one box shape."""
+    """The grids of a file, all of one box shape and variant; a Jigsaw's each with its layout."""
 
     solutions: list[str]
     box_rows: int
     box_cols: int
+    variant: str = CLASSIC
+    regions: tuple[str | None, ...] = ()
 
     @property
     def size(self) -> int:
@@ -41,11 +47,13 @@ def read_solution_grids(path: Path) -> SolutionGrids:
         raise StoreError(
             f"{path}: no column {', '.join(missing)}; is it a file of grids (`pipeline generate`)?"
         )
+    columns = [*GRID_COLUMNS, *(name for name in VARIANT_COLUMNS if name in schema)]
     with reading_parquet(path):
-        rows = frame.select(GRID_COLUMNS).collect().to_dicts()
+        rows = frame.select(columns).collect().to_dicts()
     if not rows:
         raise StoreError(f"{path}: no grids")
     first = _box(path, 1, rows[0])
+    variant = row_variant(rows[0])
     solutions = []
     for number, row in enumerate(rows, 1):
         box = _box(path, number, row)
@@ -54,8 +62,13 @@ def read_solution_grids(path: Path) -> SolutionGrids:
                 f"{path}: row {number} has {box[0]}x{box[1]} boxes, row 1 {first[0]}x{first[1]}; "
                 "dig one shape per file"
             )
-        solutions.append(_solution(path, number, row["solution"], box))
-    return SolutionGrids(solutions, *first)
+        if row_variant(row) != variant:
+            raise StoreError(
+                f"{path}: row {number} is {row_variant(row)}, row 1 {variant}; "
+                "dig one variant per file"
+            )
+        solutions.append(_solution(path, number, row, box, variant))
+    return SolutionGrids(solutions, *first, variant, tuple(row.get("regions") for row in rows))
 
 
 def _box(path: Path, number: int, row: dict[str, Any]) -> tuple[int, int]:
@@ -68,12 +81,21 @@ def _box(path: Path, number: int, row: dict[str, Any]) -> tuple[int, int]:
     return values
 
 
-def _solution(path: Path, number: int, text: object, box: tuple[int, int]) -> str:
-    """The row's grid text, when it is a full grid of ``box`` with no clash."""
+def _solution(
+    path: Path, number: int, row: dict[str, Any], box: tuple[int, int], variant: str
+) -> str:
+    """The row's grid text, when it is a full grid of ``box`` and ``variant`` (a Jigsaw's on
+    the row's layout) with no clash."""
+    text = row["solution"]
     if not isinstance(text, str):
         raise StoreError(f"{path}: row {number}: solution is {text!r}, not a grid")
     try:
-        grid = engine.parse(text, box)
+        geo = geometry(*box, variant, row.get("regions"))
+    except ValueError as exc:  # a bad layout (InvalidLayout names the region), or variant
+        column = "regions" if isinstance(exc, InvalidLayout) else "variant"
+        raise StoreError(f"{path}: row {number}: {column}: {exc}") from None
+    try:
+        grid = engine.parse(text, geo)
     except (engine.InvalidPuzzle, ValueError) as exc:
         raise StoreError(f"{path}: row {number}: solution: {exc}") from None
     if not grid.values.all():

@@ -27,18 +27,23 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 import engine
-from engine import InvalidPuzzle, MultipleSolutions, NoSolution, Tier
-from engine.canon import canonical_many
+from engine import Geometry, InvalidPuzzle, MultipleSolutions, NoSolution, Tier
 from engine.dig import DigFailed, DigResult, ImpossibleBand, dig
+from engine.geometry import CLASSIC, geometry
+from engine.layouts import NoLayout, random_layout
 from pipeline.errors import PipelineError
 from pipeline.recipe import SectionSpec, bands_for
 from pipeline.recipe_schema import DEFAULT_CHUNK_SIZE
 from pipeline.store import puzzle_id
+from pipeline.variants import canonical_keys, is_jigsaw, variant_columns
 
 #: Items per seeded chunk of ``pipeline generate`` and ``pipeline dig``: fixed, so their
 #: ``--chunk-size`` (items per task, in whole seeded chunks) never changes what they make.
 SEED_CHUNK = DEFAULT_CHUNK_SIZE
 MAX_DIG_ATTEMPTS = 25  # fresh grids tried for one puzzle before the section is declared stuck
+#: The last spawn-key part of a Jigsaw layout's seed: each grid or dig attempt draws its layout
+#: from a stream of its own, beside the one its grid and dig draw from.
+LAYOUT_STREAM = 1
 OK, INVALID, NO_SOLUTION, MULTIPLE = "ok", "invalid", "no_solution", "multiple_solutions"
 STATUSES = (OK, INVALID, NO_SOLUTION, MULTIPLE)
 
@@ -126,6 +131,7 @@ class DigJob:
     run_id: str
     tiers: Mapping[str, Tier]
     solutions: tuple[str, ...] = ()  # dig these grids (``pipeline dig``) instead of fresh ones
+    regions: tuple[str | None, ...] = ()  # and for a Jigsaw section each one's layout
 
 
 @dataclass(frozen=True)
@@ -136,43 +142,70 @@ class GridJob:
     size: int
     box: str
     run_seed: int
+    variant: str = CLASSIC
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def layout(size: int, variant: str, seed: np.random.SeedSequence, where: str) -> Geometry:
+    """A random Jigsaw layout of ``variant`` (:func:`engine.layouts.random_layout`), drawn from
+    ``seed``; a size that has none is a :class:`PipelineError` naming ``where``."""
+    try:
+        return random_layout(size, seed=seed, variant=variant)
+    except NoLayout as exc:
+        raise PipelineError(f"{where}: {exc}") from None
+
+
 def grid_chunk(job: GridJob) -> list[dict[str, Any]]:
-    """A chunk of random full grids (runs in a worker)."""
-    rows_, cols_ = engine.geometry_for(job.size, job.box).shape_tuple
-    grids = engine.random_grids(
-        job.chunk.count, job.size, seed=job.chunk.seed(job.run_seed), box=job.box
-    )
+    """A chunk of random full grids of the job's variant (runs in a worker): a Jigsaw grid each
+    on a layout of its own, drawn from the grid's own seed."""
+    chunk = job.chunk
+    if is_jigsaw(job.variant):
+        where = f"chunk {chunk.name}"
+        geos = [
+            layout(job.size, job.variant, chunk.seed(job.run_seed, i, LAYOUT_STREAM), where)
+            for i in range(chunk.count)
+        ]
+        grids = [
+            engine.random_grid(seed=chunk.seed(job.run_seed, i), box=geo)
+            for i, geo in enumerate(geos)
+        ]
+    else:
+        geo = engine.geometry_for(job.size, job.box).with_variant(job.variant)
+        geos = [geo] * chunk.count
+        grids = engine.random_grids(chunk.count, seed=chunk.seed(job.run_seed), box=geo)
     created = _now()
-    forms = canonical_many(grids, job.box)
+    keys = canonical_keys(list(zip(grids, geos, strict=True)))
     return [
         {
-            "id": puzzle_id(rows_, cols_, form),
+            "id": puzzle_id(geo.box_rows, geo.box_cols, key),
             "size": job.size,
-            "box_rows": rows_,
-            "box_cols": cols_,
+            "box_rows": geo.box_rows,
+            "box_cols": geo.box_cols,
+            **variant_columns(geo),
             "solution": grid,
             "seed": job.run_seed,
-            "section": job.chunk.section,
-            "chunk": job.chunk.index,
+            "section": chunk.section,
+            "chunk": chunk.index,
             "created": created,
         }
-        for grid, form in zip(grids, forms, strict=True)
+        for grid, geo, key in zip(grids, geos, keys, strict=True)
     ]
 
 
-def dig_one(solution: str, section: SectionSpec, tiers: Mapping[str, Tier], seed: Any) -> DigResult:
-    """Dig one puzzle of the section's tier out of ``solution`` (DigFailed if out of reach)."""
+def dig_one(
+    solution: str, section: SectionSpec, tiers: Mapping[str, Tier], seed: Any, geo: Geometry
+) -> DigResult:
+    """Dig one puzzle of the section's tier out of ``solution``, a full grid of ``geo`` (DigFailed
+    if out of reach)."""
     return dig(
         solution,
         tiers[section.tier],
         symmetry=section.symmetry,
         seed=seed,
+        box=geo,
         minimal=section.minimal,
         tiers=tiers,
     )
@@ -183,19 +216,22 @@ def puzzle_row(
     solution: str,
     grade: engine.Grade,
     section: SectionSpec,
-    canonical: str,
+    geo: Geometry,
+    key: str,
     provenance: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """A store row (:data:`pipeline.store.PUZZLE_SCHEMA`) for a graded puzzle of the section;
-    ``provenance`` gives symmetry, attempts, seed, section, chunk, position and run id."""
+    """A store row (:data:`pipeline.store.PUZZLE_SCHEMA`) for a graded puzzle of the section, on
+    ``geo`` (its variant and layout) with the canonical ``key``; ``provenance`` gives symmetry,
+    attempts, seed, section, chunk, position and run id."""
     return {
-        "id": puzzle_id(section.box_rows, section.box_cols, canonical),
+        "id": puzzle_id(section.box_rows, section.box_cols, key),
         "size": section.size,
         "box_rows": section.box_rows,
         "box_cols": section.box_cols,
+        **variant_columns(geo),
         "givens": givens,
         "solution": solution,
-        "canonical": canonical,
+        "canonical": key,
         "clues": grade.clues,
         "tier": section.tier,
         "score": float(grade.score),
@@ -210,22 +246,36 @@ def puzzle_row(
     }
 
 
-def fresh_grid(section: SectionSpec, seed: Any) -> str:
-    """A random full grid of the section's shape."""
-    return engine.random_grid(section.size, seed=seed, box=section.box)
+def dig_geometry(job: DigJob, position: int, attempt: int) -> Geometry:
+    """The grid the job's item ``position`` is dug on at ``attempt``: the section's shape and
+    variant, and for a Jigsaw the layout of the grid the task sent, or a fresh one drawn from
+    the attempt's own stream."""
+    section, chunk = job.section, job.chunk
+    if not is_jigsaw(section.variant):
+        return geometry(section.box_rows, section.box_cols, section.variant)
+    if job.solutions:
+        return geometry(section.box_rows, section.box_cols, section.variant, job.regions[position])
+    seed = chunk.seed(job.run_seed, position, attempt, LAYOUT_STREAM)
+    return layout(section.size, section.variant, seed, f"section {section.title!r}")
 
 
 def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
-    """A chunk of puzzles (runs in a worker): each from a fresh grid, retried on a new grid while
-    the digger misses the band; every random number comes from the chunk's spawn key."""
+    """A chunk of puzzles (runs in a worker): each from a fresh grid (a Jigsaw's on a fresh
+    layout), retried on a new one while the digger misses the band; every random number comes
+    from the chunk's spawn key, so neither the worker count nor the backend changes a byte."""
     section, chunk = job.section, job.chunk
     results = []
+    geos = []
     for position in range(chunk.count):
         for attempt in range(MAX_DIG_ATTEMPTS):
             seed = chunk.seed(job.run_seed, position, attempt)
-            grid = job.solutions[position] if job.solutions else fresh_grid(section, seed)
+            geo = dig_geometry(job, position, attempt)
+            grid = (
+                job.solutions[position] if job.solutions else engine.random_grid(seed=seed, box=geo)
+            )
             try:
-                results.append(dig_one(grid, section, job.tiers, seed))
+                results.append(dig_one(grid, section, job.tiers, seed, geo))
+                geos.append(geo)
                 break
             except ImpossibleBand as exc:
                 raise PipelineError(f"section {section.title!r}: {exc}") from None
@@ -236,14 +286,15 @@ def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
                 f"section {section.title!r}: no {section.tier!r} puzzle after "
                 f"{MAX_DIG_ATTEMPTS} grids (chunk {chunk.name}, item {position}): {last}"
             )
-    forms = canonical_many([result.puzzle for result in results], section.box)
+    keys = canonical_keys([(result.puzzle, geo) for result, geo in zip(results, geos, strict=True)])
     return [
         puzzle_row(
             result.puzzle,
             result.solution,
             result.grade,
             section,
-            form,
+            geo,
+            key,
             {
                 "symmetry": result.symmetry,
                 "attempts": result.attempts,
@@ -254,7 +305,7 @@ def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
                 "run_id": job.run_id,
             },
         )
-        for position, (result, form) in enumerate(zip(results, forms, strict=True))
+        for position, (result, geo, key) in enumerate(zip(results, geos, keys, strict=True))
     ]
 
 
@@ -262,7 +313,8 @@ def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
 
 
 #: The rows of ``pipeline grade``'s output. ``raw`` (the text as read) is kept only for invalid
-#: rows, whose puzzle could not be normalised; the grade columns are null except for ok rows.
+#: rows, whose puzzle could not be normalised; the grade columns are null except for ok rows;
+#: ``variant`` and ``regions`` are the store's (:data:`pipeline.store.VARIANT_FIELDS`).
 GRADED_SCHEMA = pa.schema(
     [
         ("source", pa.string()),
@@ -274,6 +326,8 @@ GRADED_SCHEMA = pa.schema(
         ("size", pa.int64()),
         ("box_rows", pa.int64()),
         ("box_cols", pa.int64()),
+        ("variant", pa.string()),  # null only on an invalid row whose variant is unknown
+        ("regions", pa.string()),  # a Jigsaw's layout, else null
         ("score", pa.float64()),
         ("tier", pa.string()),
         ("iterations", pa.int64()),
@@ -306,11 +360,14 @@ VERDICT_COLUMNS = (
 VERDICT_SCHEMA = pa.schema([GRADED_SCHEMA.field(name) for name in VERDICT_COLUMNS])
 
 
-#: What a worker receives: a chunk's well-formed ``(puzzle, box)`` pairs, a recipe's own tier
+#: A puzzle's grid as a task carries it (a :class:`engine.Geometry` is rebuilt, cached, from it
+#: in the worker): box rows, box cols, variant and a Jigsaw's regions (else None).
+Shape = tuple[int, int, str, str | None]
+#: What a worker receives: a chunk's well-formed ``(puzzle, shape)`` pairs, a recipe's own tier
 #: bands (each grid size adds its defaults, :func:`pipeline.recipe.bands_for`), and on a machine
 #: still compiling the engine what to call before a row needs more than the core rungs
 #: (:func:`pipeline.prepare.prepare_grading`).
-GradeTask = tuple[list[tuple[str, tuple[int, int]]], tuple[Tier, ...], Callable[[], None] | None]
+GradeTask = tuple[list[tuple[str, Shape]], tuple[Tier, ...], Callable[[], None] | None]
 
 
 class Verdicts(NamedTuple):
@@ -322,23 +379,26 @@ class Verdicts(NamedTuple):
 
 
 def grade_chunk(task: GradeTask) -> Verdicts:
-    """Verdicts for a chunk of well-formed ``(puzzle, box)`` pairs, in their order.
+    """Verdicts for a chunk of well-formed ``(puzzle, shape)`` pairs, in their order.
 
-    One ``engine.grade_many`` call per grid size, with that size's bands as a run uses them:
-    logic proves most puzzles unique on its own, and the engine counts solutions only where it
-    must.
+    One ``engine.grade_many`` call per grid (box shape and variant; a Jigsaw's per layout), with
+    its size's bands as a run uses them: logic proves most puzzles unique under the variant's
+    rules on its own, and the engine counts solutions only where it must.
     """
     puzzles, own, before_full_ladder = task
-    by_box: dict[tuple[int, int], list[int]] = {}
-    for index, (_, box) in enumerate(puzzles):
-        by_box.setdefault(box, []).append(index)
+    by_box: dict[Shape, list[int]] = {}
+    for index, (_, shape) in enumerate(puzzles):
+        by_box.setdefault(shape, []).append(index)
     parts = [
         _verdicts(
             engine.grade_many(
-                [puzzles[i][0] for i in indices], bands_for(own, *box), box, before_full_ladder
+                [puzzles[i][0] for i in indices],
+                bands_for(own, box_rows, box_cols),
+                geometry(box_rows, box_cols, variant, regions),
+                before_full_ladder,
             )
         )
-        for box, indices in by_box.items()
+        for (box_rows, box_cols, variant, regions), indices in by_box.items()
     ]
     if len(parts) == 1:
         return parts[0]

@@ -25,6 +25,7 @@ LAYOUTS = (1, 2, 4, 6)  # pipeline.render.book.LAYOUTS
 IMPOSITIONS = ("none", "saddle-stitch")  # pipeline.render.options.IMPOSITIONS
 FORMATS = ("lines", "sdk", "ss", "grid", "csv", "tsv", "parquet")  # pipeline.formats.FORMATS
 
+CLASSIC = "classic"  # engine.geometry.CLASSIC: the variant of rows, columns and boxes
 ALL_CORES = -1  # pipeline.recipe.ALL_CORES
 DEFAULT_CHUNK_SIZE = 25  # pipeline.recipe.DEFAULT_CHUNK_SIZE: grids or puzzles per task
 DEFAULT_GRADE_CHUNK = 2_000  # pipeline.grade.DEFAULT_CHUNK: rows per grading task

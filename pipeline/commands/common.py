@@ -56,6 +56,13 @@ Seed = Annotated[
     int,
     typer.Option(min=0, max=MAX_SEED, help="Seed: the same seed gives the same output."),
 ]
+Variant = Annotated[
+    str,
+    typer.Option(
+        help="The rules: classic, or jigsaw, windoku, x joined by '+' (jigsaw+x); windoku is "
+        "9x9 only, and a Jigsaw grid's regions replace the boxes.",
+    ),
+]
 BackendOption = Annotated[
     Backend | None, typer.Option("--backend", help="Where tasks run (default: local processes).")
 ]

@@ -47,7 +47,8 @@ def dig(
     tls_key: TlsKey = None,
     quiet: Quiet = False,
 ) -> None:
-    """Dig one graded puzzle of a tier out of each grid of a file (same shape for all grids).
+    """Dig one graded puzzle of a tier out of each grid of a file (same shape and variant for
+    all grids: the file's variant column, a Jigsaw's each on its layout).
 
     The output has the same columns as a run's puzzles.parquet.
     """
@@ -67,10 +68,11 @@ def dig(
         len(found.solutions),
         symmetry,
         minimal,
+        variant=found.variant,
     )
     spec = parallel_spec(
         jobs, chunk_size, backend, scheduler, insecure, (tls_ca, tls_cert, tls_key)
     )
     prepare_engine(DIG)
-    written = dig_solutions(found.solutions, section, seed, spec, output, quiet)
+    written = dig_solutions(found, section, seed, spec, output, quiet)
     typer.echo(f"{written} {tier} puzzles written to {output}")

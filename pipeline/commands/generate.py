@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from pipeline.app import app, fail
-from pipeline.commands.choices import DEFAULT_CHUNK_SIZE, MAX_SIZE, MIN_SIZE
+from pipeline.commands.choices import CLASSIC, DEFAULT_CHUNK_SIZE, MAX_SIZE, MIN_SIZE
 from pipeline.commands.common import (
     BackendOption,
     ChunkSize,
@@ -20,6 +20,7 @@ from pipeline.commands.common import (
     TlsCa,
     TlsCert,
     TlsKey,
+    Variant,
     output_option,
     parallel_spec,
 )
@@ -33,6 +34,7 @@ def generate(
     box: Annotated[
         str | None, typer.Option(help="Box shape ROWSxCOLS (default: as square as possible).")
     ] = None,
+    variant: Variant = CLASSIC,
     seed: Seed = 0,
     jobs: Jobs = None,
     chunk_size: ChunkSize = DEFAULT_CHUNK_SIZE,
@@ -46,21 +48,29 @@ def generate(
 ) -> None:
     """Generate random full solution grids (one row each) into a Parquet file.
 
-    Rows carry id (from the canonical form), size, box shape, solution and seed provenance.
+    Rows carry id (from the canonical form), size, box shape, variant (a Jigsaw's regions: each
+    grid has a layout of its own), solution and seed provenance.
     """
     from engine.canon import check_canon_size
     from engine.geometry import box_shape
     from pipeline.generate import generate_grids
     from pipeline.prepare import GENERATE, prepare_engine
+    from pipeline.variants import checked_variant, is_jigsaw
 
     try:
         rows, cols = box_shape(size, box)
         check_canon_size(size)  # each grid's id needs its canonical form
     except ValueError as exc:
         fail(f"--box/--size: {exc}")
+    try:
+        variant = checked_variant(variant, rows, cols)
+    except ValueError as exc:
+        fail(f"--variant: {exc}")
+    if is_jigsaw(variant) and box is not None:
+        fail(f"--box: a {variant} grid's regions replace the boxes; leave --box out")
     spec = parallel_spec(
         jobs, chunk_size, backend, scheduler, insecure, (tls_ca, tls_cert, tls_key)
     )
     prepare_engine(GENERATE)
-    written = generate_grids(count, size, f"{rows}x{cols}", seed, spec, output, quiet)
+    written = generate_grids(count, size, f"{rows}x{cols}", seed, spec, output, quiet, variant)
     typer.echo(f"{written} grids written to {output}")

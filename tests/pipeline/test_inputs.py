@@ -336,7 +336,8 @@ def test_grids_are_not_puzzles_and_a_bad_grid_row_is_named(tmp_path: Path) -> No
     solutions = table.column("solution").to_pylist()
     solutions[1] = solutions[1][:-1] + "."
     broken = tmp_path / "broken.parquet"
-    pq.write_table(table.set_column(4, "solution", [solutions]), broken)
+    column = table.schema.get_field_index("solution")
+    pq.write_table(table.set_column(column, "solution", [solutions]), broken)
     code, _, stderr = invoke("dig", broken, "-o", tmp_path / "d.parquet", "-j", "1", "-q")
     assert code == 2 and "broken.parquet: row 2: solution has 1 blank cells" in stderr
 

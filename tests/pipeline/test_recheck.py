@@ -96,11 +96,12 @@ def test_a_graded_row_must_keep_its_givens(shared_data) -> None:
     from tests.conftest import read_puzzles
 
     puzzles = read_puzzles(shared_data / "17_clue.txt")[:3]
-    task: GradeTask = ([(p, (3, 3)) for p in puzzles], (), None)
+    nine = (3, 3, "classic", None)
+    task: GradeTask = ([(p, nine) for p in puzzles], (), None)
     verdicts = grade_chunk(task)
     check_verdicts(task, verdicts)
     other: GradeTask = (
-        [(puzzles[1], (3, 3)), (puzzles[0], (3, 3)), (puzzles[2], (3, 3))],
+        [(puzzles[1], nine), (puzzles[0], nine), (puzzles[2], nine)],
         (),
         None,
     )

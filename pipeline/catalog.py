@@ -5,12 +5,16 @@ It is one SQLite database, ``<output>/catalog.sqlite``, in WAL mode (a reader ne
 writer), with a busy timeout (writers queue instead of failing) and foreign keys on. Its tables:
 
 - ``books``: one row per printed book: run id, book (the title's slug), when it was printed;
-- ``puzzles``: one row per printed puzzle, keyed by its id (a hash of its canonical form, so a
-  disguised copy has the same one), with its run, box shape, size, canonical form and tier;
+- ``puzzles``: one row per printed puzzle, keyed by its id (a hash of its canonical key, so a
+  disguised copy has the same one, and a variant puzzle never has a classic puzzle's:
+  :mod:`pipeline.variants`), with its run, box shape, size, canonical key, tier, variant and a
+  Jigsaw's regions;
 - ``reservations``: ids a running book has chosen but not printed yet, with its run;
 - ``imports``: the old Parquet catalogs already imported, by their manifest's sha256.
 
-``PRAGMA user_version`` is the schema version. Every change is one ``BEGIN IMMEDIATE``
+``PRAGMA user_version`` is the schema version; a database of version 1 (before variants) gains
+the ``variant`` and ``regions`` columns the first time it is used, its puzzles classic. Every
+change is one ``BEGIN IMMEDIATE``
 transaction: two books made at once can never both hold a puzzle (an id is UNIQUE in each table,
 and a reservation is refused while another run prints or reserves any of its ids), and a run
 killed in the middle of a change leaves nothing half-written.
@@ -55,11 +59,19 @@ from pipeline.store import (
     make_folder,
     read_rows,
 )
+from pipeline.variants import row_variant
 
 DATABASE = "catalog.sqlite"
 RUN_LOCKS = "catalog.runs"  # beside the database: one lock file per reserving run
 LOCK = ".lock"
-SCHEMA_VERSION = 1  # PRAGMA user_version of a database this module writes
+SCHEMA_VERSION = 2  # PRAGMA user_version of a database this module writes
+#: How a database of an earlier version becomes one of this version, by the version it has.
+MIGRATIONS = {
+    1: (  # before variants: every puzzle classic
+        "ALTER TABLE puzzles ADD COLUMN variant TEXT NOT NULL DEFAULT 'classic'",
+        "ALTER TABLE puzzles ADD COLUMN regions TEXT",
+    ),
+}
 BUSY_TIMEOUT = 60.0  # seconds a change waits for another process's change to finish
 OLD_BOOKKEEPING = ".catalog"  # an old catalog's manifest folder, beside its dataset
 HASH_BLOCK = 1 << 20  # bytes read at a time for a file's sha256
@@ -78,7 +90,9 @@ TABLES = {
         box_cols  INTEGER NOT NULL CHECK (box_cols > 0),
         size      INTEGER NOT NULL CHECK (size = box_rows * box_cols),
         canonical TEXT NOT NULL,
-        tier      TEXT NOT NULL) WITHOUT ROWID""",
+        tier      TEXT NOT NULL,
+        variant   TEXT NOT NULL DEFAULT 'classic',
+        regions   TEXT) WITHOUT ROWID""",
     "reservations": """CREATE TABLE reservations (
         id       TEXT PRIMARY KEY,
         run_id   TEXT NOT NULL,
@@ -100,7 +114,8 @@ EXPORT_SCHEMA = CATALOG_SCHEMA.append(pa.field("size", pa.int32())).append(
     pa.field("printed", pa.timestamp("us", tz="UTC"))
 )
 EXPORT_QUERY = """
-    SELECT puzzles.id, box_rows, box_cols, canonical, tier, book, run_id, size, printed
+    SELECT puzzles.id, box_rows, box_cols, variant, regions, canonical, tier, book, run_id, size,
+        printed
     FROM puzzles JOIN books USING (run_id)
     ORDER BY puzzles.id"""
 
@@ -182,9 +197,12 @@ def lock_name(rid: str) -> str:
 
 
 def puzzle_entry(rid: str, row: Mapping[str, Any]) -> tuple[Any, ...]:
-    """A ``puzzles`` row from a puzzle dict (the size is computed, never trusted)."""
+    """A ``puzzles`` row from a puzzle dict (the size is computed, never trusted; a row written
+    before variants is classic)."""
     box_rows, box_cols = int(row["box_rows"]), int(row["box_cols"])
-    return (row["id"], rid, box_rows, box_cols, box_rows * box_cols, row["canonical"], row["tier"])
+    size = box_rows * box_cols
+    entry = (row["id"], rid, box_rows, box_cols, size, row["canonical"], row["tier"])
+    return (*entry, row_variant(row), row.get("regions"))
 
 
 @contextmanager
@@ -262,10 +280,15 @@ class Catalog:
         )
 
     def _prepare(self, db: sqlite3.Connection) -> None:
-        """Make the tables in a new database; refuse one of another schema version."""
+        """Make the tables in a new database, bring one of an earlier version up to this one
+        (:data:`MIGRATIONS`); refuse one of another schema version."""
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version == 0 and db.execute("SELECT 1 FROM sqlite_master").fetchone() is None:
             for statement in (*TABLES.values(), *INDEXES):
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        elif version in MIGRATIONS:
+            for statement in MIGRATIONS[version]:
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         elif version != SCHEMA_VERSION:
@@ -387,7 +410,7 @@ class Catalog:
         db.execute("INSERT INTO books VALUES (?, ?, ?)", (rid, book, printed))
         before = db.total_changes
         db.executemany(
-            "INSERT OR IGNORE INTO puzzles VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO puzzles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (puzzle_entry(rid, row) for row in rows),
         )
         return db.total_changes - before
@@ -430,8 +453,11 @@ class Catalog:
         runs: dict[str, tuple[str, str, list[dict[str, Any]]]] = {}
         dropped = []
         for path in on_disk:
-            try:
-                rows = pq.read_table(path, columns=CATALOG_SCHEMA.names).to_pylist()
+            try:  # files of old catalogs have no variant columns: their puzzles are classic
+                names = [
+                    name for name in CATALOG_SCHEMA.names if name in pq.read_schema(path).names
+                ]
+                rows = pq.read_table(path, columns=names).to_pylist()
                 printed = datetime.fromtimestamp(path.stat().st_mtime, UTC)
             except (OSError, pa.ArrowException) as exc:
                 dropped.append(f"{path}: {exc}")

@@ -20,7 +20,14 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.app import SOME_ROWS_BAD
-from pipeline.catalog import DATABASE, EXPORT_SCHEMA, RUN_LOCKS, Catalog, CatalogError
+from pipeline.catalog import (
+    DATABASE,
+    EXPORT_SCHEMA,
+    RUN_LOCKS,
+    SCHEMA_VERSION,
+    Catalog,
+    CatalogError,
+)
 from pipeline.cli import app
 from pipeline.recipe import load_recipe
 from pipeline.run import STATE_FILE, run_book, run_folder
@@ -392,7 +399,7 @@ def test_a_database_rebuild_cannot_use_is_named_and_moved_aside(
         fault = f"{database}: file is not a database"
     else:
         query(output, "PRAGMA user_version = 7")
-        fault = f"{database}: schema version 7, this pipeline reads 1"
+        fault = f"{database}: schema version 7, this pipeline reads {SCHEMA_VERSION}"
     checked = runner.invoke(app, ["catalog", "check", "-o", str(output)])
     assert checked.exit_code == SOME_ROWS_BAD and checked.stdout == f"{fault}\n"
     rebuilt = runner.invoke(app, ["catalog", "rebuild", "-o", str(output)])

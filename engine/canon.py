@@ -12,15 +12,16 @@ puzzle valid (and keep its number of solutions):
   puzzle and its transpose share one form, tall boxes (R > C) are read through the transpose, as
   the wide shape C x R: their form is a wide-box grid (square and wide boxes keep their shape).
 
-A variant's group is the part of that group that takes each unit of its unit table onto a unit
-(``engine.geometry``), with relabelling. For 9x9 X: one row map that keeps bands and commutes
-with the reversal i -> 8-i, on the columns the same map or its reversal, and the transpose (96
-arrangements); for Windoku: rows 1 and 2, rows 6 and 7 swapped or not, the reversal or not, the
-same for columns, and the transpose (128). The windows' "hidden" windows are not units, so they
-play no part. A Jigsaw's irregular regions keep no bands: its group is the eight symmetries of
-the square, and its layout is part of what they move: two Jigsaw puzzles are equivalent when one
-symmetry of the square takes the one's layout and givens to the other's (region names apart).
-Combinations take what both allow (jigsaw+x: the eight, as they keep the diagonals).
+Variants. X and Windoku keep the boxes: their group is the part of that one that takes their
+extra units onto extra units. For 9x9 X, one row map that keeps bands and commutes with the
+reversal i -> 8-i, on the columns the same map or its reversal, and the transpose (96
+arrangements); for Windoku, rows 1 and 2, rows 6 and 7 (counted from 0) swapped or not and the
+reversal or not, the same for the columns, and the transpose (128). Only the unit table counts:
+the "hidden" windows that Windoku's four imply are not units. A Jigsaw's irregular regions keep
+no bands: its group is the eight symmetries of the square, and they move its layout too: two
+Jigsaw puzzles are equivalent when one symmetry takes the one's layout and givens to the other's
+(region and symbol names apart). Combinations take the moves both allow (jigsaw+x: all eight,
+which keep the diagonals). Relabelling the symbols is part of every group.
 
 The order. A grid is read row by row as a sequence of n*n values, a blank reading as 0 and symbol
 labels as 1..n, and sequences are compared lexicographically: so a blank sorts below every symbol.
@@ -51,14 +52,15 @@ band), keeping only rows whose relabelled text ties the best known row at that d
 row prunes the branch, a smaller one becomes the new best and marks every row below it unknown.
 Blank rows of one band are interchangeable, so only one of them is tried.
 
-Cost (``bench/canon_bench.py``, one core, a busy machine). The minlex search: 10,000 to 20,000
-9x9 17-clue puzzles and 600 to 1,200 full 9x9 grids a second; 16x16 puzzles about half a
-millisecond and full 16x16 grids 30 to 70 ms; 25x25 puzzles about half a second and full 25x25
-grids 10 to 30 seconds (the column orders of a full grid's first band grow as (C!)^R: a full
-36x36 grid took over 400 seconds unfinished, hence the graph past 25x25). The graph: 36x36
-puzzles (45% of the cells given) about 13 ms and full grids about 40 ms; 49x49 30 and 100 ms;
-64x64 about 0.1 and 0.3 s; 9x9 variants 2,500 to 4,500 puzzles or grids a second. The first grid
-of a size also builds its :class:`~engine.geometry.Geometry` (seconds at 64x64).
+Cost (``bench/canon_bench.py``, one core of a busy machine: figures vary twofold with its load).
+The minlex search: 10,000 to 20,000 9x9 17-clue puzzles and 600 to 1,200 full 9x9 grids a
+second; 16x16 puzzles about half a millisecond and full grids 30 to 70 ms; 25x25 puzzles half a
+second and full grids about 5 seconds (10 to 30 s on other grids and machines: the column orders
+of a full grid's first band grow as (C!)^R, and a full 36x36 grid took over 400 s unfinished,
+hence the graph past 25x25). The graph: 36x36 puzzles (45% of the cells given) 12 to 25 ms and
+full grids 40 to 75 ms; 49x49 30 to 45 ms and 0.1 to 0.15 s; 64x64 0.1 and 0.25 to 0.5 s; 9x9 X,
+Windoku and Jigsaw 1,500 to 4,500 puzzles or grids a second. The first grid of a size also
+builds its :class:`~engine.geometry.Geometry` (7 to 10 s at 64x64, for its peer table).
 """
 
 from __future__ import annotations

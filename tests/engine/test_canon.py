@@ -377,9 +377,9 @@ def test_classic_graphs_allow_the_validity_preserving_group(geo, order):
 
 
 def test_x_keeps_the_diagonals_and_windoku_only_the_four_windows():
-    # X: a row map that keeps bands and commutes with the reversal (the middle row stays, rows 3
-    # and 5 may swap, bands 1 and 3 may swap, and band 1 takes any order: 2 * 2 * 3!), the same
-    # map on the columns or its reversal, and the transpose: 24 * 2 * 2
+    # X (lines counted from 0): a row map that keeps bands and commutes with the reversal (row 4
+    # stays, rows 3 and 5 may swap, bands 0 and 2 may swap, band 0 takes any order and band 2
+    # mirrors it: 2 * 2 * 3!), the same map on the columns or its reversal, the transpose: 24*2*2
     assert len(unit_keeping(VARIANTS["x 9x9"])) == 96
     # Windoku: rows 1, 2 and 6, 7 may swap, and the reversal; the same for columns; the transpose
     assert len(unit_keeping(VARIANTS["windoku"])) == 2 * 8 * 8

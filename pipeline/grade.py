@@ -197,6 +197,8 @@ def _output_table(chunk: list[InputRow], verdicts: Verdicts) -> pa.Table:
         ),
         "box_rows": pa.array([row.box[0] if row.box else None for row in chunk], pa.int64()),
         "box_cols": pa.array([row.box[1] if row.box else None for row in chunk], pa.int64()),
+        "variant": pa.array([row.variant for row in chunk], pa.string()),
+        "regions": pa.array([row.regions for row in chunk], pa.string()),
     }
     return pa.table(
         {
@@ -232,7 +234,8 @@ def _result_tables(
     def tasks() -> Iterator[GradeTask]:
         for chunk in chunks:
             pending.append((chunk, meter.bytes_read))
-            yield [(row.puzzle, row.box) for row in chunk if row.ok], *settings  # type: ignore[misc]
+            shapes = [(row.puzzle, (*row.box, row.variant, row.regions)) for row in chunk if row.ok]
+            yield shapes, *settings  # type: ignore[misc]
 
     for _, verdicts in results_in_order(grade_chunk, tasks(), spec, check_verdicts):
         chunk, bytes_read = pending.popleft()
@@ -258,6 +261,7 @@ def grade_files(
     fmt: str | None = None,
     column: str | None = None,
     box: str | None = None,
+    variant: str | None = None,
     tiers: Sequence[Tier] = (),
     n_jobs: int = ALL_CORES,
     chunk_size: int = DEFAULT_CHUNK,
@@ -267,7 +271,8 @@ def grade_files(
 ) -> Summary:
     """Grade every puzzle-like row of ``sources`` (paths or ``-``), one output row each.
 
-    ``fmt``, ``column`` and ``box`` are as in :func:`pipeline.formats.read_puzzles`; ``tiers``
+    ``fmt``, ``column``, ``box`` and ``variant`` are as in :func:`pipeline.formats.read_puzzles`
+    (each row is graded by its variant's rules, re-verified unique under them); ``tiers``
     are a recipe's own bands, put before each grid size's defaults as a run does;
     ``on_progress`` is called as chunks are done (for a progress bar); ``parallel`` runs the
     chunks on its backend (default: ``n_jobs`` local processes). Raises
@@ -284,7 +289,7 @@ def grade_files(
             if not output.parent.is_dir():
                 raise FormatError(f"{output}: folder {output.parent} does not exist")
         meter = ReadMeter()
-        chunks = read_puzzles(sources, fmt, column, box, chunk_size, meter)
+        chunks = read_puzzles(sources, fmt, column, box, chunk_size, meter, variant)
         size = input_size(sources, fmt, column)
     except FormatError as exc:
         raise UnusableArguments(str(exc)) from None
@@ -313,13 +318,17 @@ def grade_files(
 
 
 def graded_table(
-    source: Path, tiers: Sequence[Tier] = (), n_jobs: int = ALL_CORES, box: str | None = None
+    source: Path,
+    tiers: Sequence[Tier] = (),
+    n_jobs: int = ALL_CORES,
+    box: str | None = None,
+    variant: str | None = None,
 ) -> pa.Table:
     """Every puzzle-like row of one file graded (:data:`pipeline.tasks.GRADED_SCHEMA`), each grid
     size by its bands as in :func:`grade_files`: what a recipe section that prints others'
     puzzles selects from."""
     try:
-        chunks = read_puzzles([source], box=box)
+        chunks = read_puzzles([source], box=box, variant=variant)
     except FormatError as exc:
         raise UnusableArguments(str(exc)) from None
     spec = ParallelSpec(n_jobs=n_jobs)

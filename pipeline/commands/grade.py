@@ -51,6 +51,15 @@ def grade(
     box: Annotated[
         str | None, typer.Option(help="Box shape ROWSxCOLS, e.g. 3x4, instead of inferring it.")
     ] = None,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            help="Variant of the puzzles that do not name theirs (x, windoku, x+windoku; a line "
+            "may begin 'x:', a table have a variant column); default classic. Jigsaw puzzles "
+            "give their layouts in the file: 'jigsaw: <layout> <puzzle>' (docs/puzzle-files.md).",
+            show_default=False,
+        ),
+    ] = None,
     recipe: Annotated[
         Path | None,
         typer.Option(
@@ -107,6 +116,7 @@ def grade(
                 fmt=fmt,
                 column=column,
                 box=box,
+                variant=variant,
                 tiers=tiers,
                 chunk_size=chunk_size,
                 strict=strict,

@@ -4,7 +4,8 @@ Format names: ``lines`` (one puzzle per line), ``sdk``/``ss``/``grid`` (grids wr
 several lines; one reader serves the three), ``csv``/``tsv`` (a header row names the columns) and
 ``parquet``. A ``.csv``/``.tsv`` file without a header is read as ``lines``, since that reader
 splits fields on commas and tabs too. A first line of names is a header only when the next line
-has as many fields (a free-text title line holding a ``;`` is not one).
+has as many fields (a free-text title line holding a ``;`` is not one). A line that begins with
+a variant tag (``x: <puzzle>``, ``jigsaw: <layout> <puzzle>``) is a puzzle line.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 from engine.geometry import MAX_SIZE, MIN_SIZE, SYMBOLS
 from pipeline.formats.blocks import is_separator, row_cells
 from pipeline.formats.rows import EXTRA_BLANKS, FormatError
+from pipeline.formats.tags import split_tag
 
 LINES, SDK, SS, GRID, CSV, TSV, PARQUET = "lines", "sdk", "ss", "grid", "csv", "tsv", "parquet"
 FORMATS = (LINES, SDK, SS, GRID, CSV, TSV, PARQUET)
@@ -138,10 +140,17 @@ def sniff(head: bytes, suffix: str, complete: bool, encoding: str = "utf-8") -> 
     rulings = (is_separator(line) and not is_puzzle_like(line) for line in content[: MAX_SIZE + 2])
     if any(rulings):
         return GRID
-    fields = [FIELD_SEPARATORS.split(line, maxsplit=1)[0] for line in content[:_SNIFF_ROWS]]
+    fields = [field for line in content[:_SNIFF_ROWS] for field in _leading_fields(line)]
     if any(map(is_puzzle_like, fields)) and not _grid_run(raw_lines, first):
         return LINES
     return GRID if _opens_grid(content) else LINES
+
+
+def _leading_fields(line: str) -> list[str]:
+    """The fields of a line that may hold its puzzle: the first, or after a variant tag the
+    first two (a Jigsaw's layout, then its puzzle)."""
+    tag, rest = split_tag(line)
+    return FIELD_SEPARATORS.split(rest, maxsplit=2)[: 1 if tag is None else 2]
 
 
 def _opens_grid(content: list[str]) -> bool:

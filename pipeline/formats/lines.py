@@ -3,7 +3,8 @@
 Fields are separated by whitespace, ``,``, ``;``, ``:`` or ``|`` (tdoku's ``puzzle:count:solution``,
 the common ``puzzle rating`` lists, headerless CSV/TSV). Extra fields have no names, so they are
 named by what they look like: the first as long as the puzzle is its ``solution``, the first
-number its ``rating``, the rest joined into ``comment``.
+number its ``rating``, the rest joined into ``comment``. A line may begin with its variant
+(``x: <puzzle>``, ``jigsaw: <layout> <puzzle>``: :mod:`pipeline.formats.tags`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from pipeline.formats.detect import FIELD_SEPARATORS
 from pipeline.formats.rows import Candidate, clean_text, undecodable
 from pipeline.formats.sources import Line, too_long
+from pipeline.formats.tags import names_jigsaw, split_tag
 
 QUOTES = "\"'"
 
@@ -52,11 +54,22 @@ def read_lines(lines: Iterable[Line]) -> Iterator[Candidate]:
         if cut:
             yield too_long(number, text, cut)
             continue
-        fields = FIELD_SEPARATORS.split(text)
+        tag, rest = split_tag(text)
+        fields = FIELD_SEPARATORS.split(rest)
+        regions = None
+        if tag is not None and names_jigsaw(tag):
+            if len(fields) < 2:
+                reason = f"a {tag} line is '{tag}: <layout> <puzzle>'; this one has no puzzle"
+                yield Candidate(number, text, None, {}, reason, tag)
+                continue
+            regions, fields = fields[0].strip(QUOTES), fields[1:]
         puzzle = fields[0].strip(QUOTES)
         extra = extra_fields(fields[1:], len(puzzle)) if len(fields) > 1 else {}
-        if puzzle.isascii():
-            yield Candidate(number, text, puzzle, extra)
+        if puzzle.isascii() and (regions is None or regions.isascii()):
+            yield Candidate(number, text, puzzle, extra, None, tag, regions)
             continue
-        bad = undecodable(puzzle, column=line.find(puzzle) + 1)
-        yield Candidate(number, text, None if bad else puzzle, extra, bad)
+        read = [part for part in (regions, puzzle) if part]
+        bad = next(
+            (found for part in read if (found := undecodable(part, line.find(part) + 1))), None
+        )
+        yield Candidate(number, text, None if bad else puzzle, extra, bad, tag, regions)

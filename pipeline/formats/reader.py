@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from engine.geometry import box_shape
+from engine.geometry import CLASSIC, box_shape, variant_name
 from pipeline.formats import detect
 from pipeline.formats.blocks import read_grids
 from pipeline.formats.lines import read_lines
@@ -45,6 +45,7 @@ from pipeline.formats.tables import (
     text_column,
 )
 from pipeline.formats.validate import validate
+from pipeline.variants import is_jigsaw
 
 DEFAULT_CHUNK = 10_000
 
@@ -146,7 +147,7 @@ def candidates(
 def _rows(
     plans: list[Plan],
     column: str | None,
-    box: tuple[int, int] | None,
+    rules: tuple[tuple[int, int] | None, str],
     chunk_size: int,
     meter: ReadMeter | None,
 ) -> Iterator[list[InputRow]]:
@@ -155,7 +156,7 @@ def _rows(
             fmt = source_format(source, plan.fmt, column)
             found = candidates(source, fmt, column, chunk_size)
             while batch := list(islice(found, chunk_size)):
-                yield validate(source.name, batch, box)
+                yield validate(source.name, batch, *rules)
 
 
 def _rechunk(parts: Iterator[list[InputRow]], chunk_size: int) -> Iterator[list[InputRow]]:
@@ -170,6 +171,25 @@ def _rechunk(parts: Iterator[list[InputRow]], chunk_size: int) -> Iterator[list[
         yield pending
 
 
+def default_variant(variant: str | None) -> str:
+    """The variant of the rows that do not name theirs (``--variant``; None: classic).
+    :class:`FormatError` for an unknown one, and for a Jigsaw: each of its puzzles has a layout
+    of its own, which a row must give (a tagged line or a regions column), never a command."""
+    if variant is None:
+        return CLASSIC
+    try:
+        name = variant_name(variant)
+    except ValueError as exc:
+        raise FormatError(f"--variant: {exc}") from None
+    if is_jigsaw(name):
+        raise FormatError(
+            f"--variant {variant}: each Jigsaw puzzle has a layout of its own, which the file "
+            f"must give: write each line as '{name}: <layout> <puzzle>', or give CSV/TSV/Parquet "
+            "variant and regions columns (docs/puzzle-files.md)"
+        )
+    return name
+
+
 def read_puzzles(
     sources: Sequence[str | Path],
     fmt: str | None = None,
@@ -177,14 +197,16 @@ def read_puzzles(
     box: str | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     meter: ReadMeter | None = None,
+    variant: str | None = None,
 ) -> Iterator[list[InputRow]]:
     """Stream the puzzle-like rows of ``sources`` (paths, or ``-`` for stdin) in chunks.
 
     ``fmt`` forces a format (see :data:`pipeline.formats.detect.FORMATS`), ``column`` picks the
-    puzzle column of CSV/TSV/Parquet tables, ``box`` (``"3x4"``) fixes the geometry; ``meter``
-    follows the bytes read (for progress). Raises
-    :class:`FormatError` at once for arguments that make a source unusable; everything else a
-    source holds comes back as rows, one per puzzle-like row, none dropped.
+    puzzle column of CSV/TSV/Parquet tables, ``box`` (``"3x4"``) fixes the geometry, ``variant``
+    the rules of rows that do not name theirs (:func:`default_variant`); ``meter`` follows the
+    bytes read (for progress). Raises :class:`FormatError` at once for arguments that make a
+    source unusable; everything else a source holds comes back as rows, one per puzzle-like
+    row, none dropped.
     """
     if chunk_size < 1:
         raise FormatError(f"chunk size must be at least 1, got {chunk_size}")
@@ -194,5 +216,6 @@ def read_puzzles(
             shape = box_shape(box=box)
         except ValueError as exc:
             raise FormatError(f"--box {box}: {exc}") from None
+    rules = (shape, default_variant(variant))
     plans = plan_sources(sources, detect.check_format(fmt), column)
-    return _rechunk(_rows(plans, column, shape, chunk_size, meter), chunk_size)
+    return _rechunk(_rows(plans, column, rules, chunk_size, meter), chunk_size)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from engine.geometry import CLASSIC
 from pipeline.errors import UserError
 
 #: Blank markers accepted on input besides the engine's own ``.`` and ``0``.
@@ -31,16 +32,21 @@ class Candidate(NamedTuple):
     text: str | None  # the puzzle's symbols, any blank markers; None when the reader gave up
     extra: dict[str, Any]
     reason: str | None = None  # set when the reader already knows the row is bad
+    variant: str | None = None  # as the row names it (a line's tag, a column); None: not named
+    regions: str | None = None  # a Jigsaw's layout as the row gives it
 
 
 @dataclass(frozen=True, slots=True)
 class InputRow:
     """One puzzle-like row of an input file, valid or not.
 
-    ``reason`` is None exactly when the puzzle is well formed (right length, known symbols, no two
-    equal givens in a unit). ``puzzle`` is the normalised engine text (blanks ``.``, upper-case
+    ``reason`` is None exactly when the puzzle is well formed (right length, known symbols, a
+    known variant, a Jigsaw's layout n connected regions of n cells, no two equal givens in a
+    unit of its variant). ``puzzle`` is the normalised engine text (blanks ``.``, upper-case
     symbols) whenever the row could be read as a grid, so also for clashing givens; ``box`` is
-    its box shape whenever the length fixes one.
+    its box shape whenever the length fixes one; ``variant`` its variant in its one spelling
+    (None when the row names one that does not exist), ``regions`` a Jigsaw's layout (upper-case
+    region symbols).
     """
 
     source: str
@@ -50,6 +56,8 @@ class InputRow:
     box: tuple[int, int] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     reason: str | None = None
+    variant: str | None = CLASSIC
+    regions: str | None = None
 
     @property
     def ok(self) -> bool:

@@ -2,9 +2,11 @@
 :func:`table_columns`), and Parquet.
 
 The puzzle column is ``column`` when given, else the first column with a usual name
-(:data:`PUZZLE_COLUMNS`), else the first column; every other column goes into ``extra`` under
-its own name. CSV rows are read one line at a time, so a quoted field cannot span lines (no
-puzzle file does that) and one bad line spoils only its own row.
+(:data:`PUZZLE_COLUMNS`), else the first column; ``variant`` and ``regions`` columns name each
+row's variant and a Jigsaw's layout (:data:`VARIANT_COLUMNS`, as the pipeline writes them); every
+other column goes into ``extra`` under its own name. CSV rows are read one line at a time, so a
+quoted field cannot span lines (no puzzle file does that) and one bad line spoils only its own
+row.
 """
 
 from __future__ import annotations
@@ -34,6 +36,15 @@ from pipeline.formats.sources import (
 
 #: Column names that hold the puzzle in files seen in the wild (Kaggle's ``quizzes`` ...).
 PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz", "givens", "grid", "sudoku", "question")
+#: Columns that give a row's variant and a Jigsaw's regions (empty or null: not given).
+VARIANT_COLUMNS = ("variant", "regions")
+
+
+def variant_fields(extra: dict[str, Any]) -> tuple[str | None, str | None]:
+    """A row's variant and regions, taken out of its other columns (None where not given)."""
+    found = (extra.pop(name, None) for name in VARIANT_COLUMNS)
+    variant, regions = (None if value in (None, "") else str(value) for value in found)
+    return variant, regions
 
 
 def pick_column(name: str, columns: Sequence[str], column: str | None) -> int:
@@ -136,7 +147,9 @@ def read_csv(
         puzzle = fields[index].strip()
         bad = undecodable(puzzle)
         reason = f"column {header[index]!r}: {bad}" if bad else None
-        yield Candidate(number, text, None if bad else puzzle, extra, reason)
+        yield Candidate(
+            number, text, None if bad else puzzle, extra, reason, *variant_fields(extra)
+        )
 
 
 _TEXT_TYPES = (
@@ -267,11 +280,12 @@ def _unread(line: int, column: str, group: int, size: int, rows: int) -> Candida
 
 
 def _parquet_candidate(line: int, text: str | None, column: str, extra: dict) -> Candidate:
+    rules = variant_fields(extra)
     if text is None:
-        return Candidate(line, "", None, extra, f"column {column!r} is empty (null)")
+        return Candidate(line, "", None, extra, f"column {column!r} is empty (null)", *rules)
     if len(text) > MAX_LINE_CHARS:
         return too_long(line, text[:CUT_SHOWN], len(text))
     text = text.strip()
     bad = undecodable(text)
     reason = f"column {column!r}: {bad}" if bad else None
-    return Candidate(line, text, None if bad else text, extra, reason)
+    return Candidate(line, text, None if bad else text, extra, reason, *rules)

@@ -1,8 +1,12 @@
 """Candidates -> :class:`InputRow`: normalise the text and check it, a whole batch at a time.
 
-A vectorised screen (one lookup table per size, a sort per unit) passes the well-formed puzzles,
-which are nearly all of them, at numpy speed. Every row it flags goes to :func:`engine.parse`, so
-each reason is the engine's own message naming the fault and the cell.
+Each row's rules come first: the variant it names (a line's tag, a ``variant`` column) or the
+command's, and a Jigsaw's layout, which must be n connected regions of n cells (the engine's
+:class:`engine.geometry.InvalidLayout` names the region at fault). Then, per grid (size,
+variant, layout), a vectorised screen (one lookup table per size, a sort per unit of the
+variant) passes the well-formed puzzles, which are nearly all of them, at numpy speed. Every row
+it flags goes to :func:`engine.parse`, so each reason is the engine's own message naming the
+fault and the cell (``'1' is given twice in the main diagonal: r1c1 and r5c5``).
 """
 
 from __future__ import annotations
@@ -14,15 +18,18 @@ from functools import cache
 import numpy as np
 
 import engine
-from engine.geometry import Geometry
+from engine.geometry import CLASSIC, Geometry, variant_name
 from engine.text import BAD, infer_geometry, lookup_table
 from pipeline.formats.rows import EXTRA_BLANKS, Candidate, InputRow, clean_text, clip
+from pipeline.variants import is_jigsaw
 
 #: Cells screened per numpy pass: bounds memory for big grids (64x64) in big chunks.
 SCREEN_CELLS = 1 << 22
 _TO_DOT = str.maketrans(EXTRA_BLANKS, "." * len(EXTRA_BLANKS))
 
 Box = tuple[int, int] | None
+#: A row's rules once read: its variant and a Jigsaw's layout as the row gives it.
+Rules = tuple[str, str | None]
 
 
 @cache
@@ -59,10 +66,10 @@ def screen(geo: Geometry, texts: Sequence[str]) -> tuple[list[str | None], np.nd
     return normal, flagged
 
 
-def _judge(text: str, box: Box) -> tuple[str | None, str | None]:
+def _judge(text: str, geo: Geometry) -> tuple[str | None, str | None]:
     """(normalised text, reason) for one puzzle, from the engine itself."""
     try:
-        grid = engine.parse(text.translate(_TO_DOT), box)
+        grid = engine.parse(text.translate(_TO_DOT), geo)
     except engine.InvalidPuzzle as exc:
         return None, clean_text(str(exc))
     return grid.to_text(), None
@@ -76,25 +83,64 @@ def _normalised(text: str, geo: Geometry) -> str | None:
     return _alphabet(geo)[values].tobytes().decode("ascii")
 
 
-def validate(source: str, candidates: Sequence[Candidate], box: Box) -> list[InputRow]:
-    """One :class:`InputRow` per candidate, in order."""
+def rules(found: Candidate, default: str) -> Rules:
+    """The variant (in its one spelling) and the layout a candidate is read by: its own, else
+    ``default``; ValueError naming what is wrong (an unknown variant, a Jigsaw without its layout,
+    a layout given to a variant without regions)."""
+    variant = variant_name(found.variant if found.variant is not None else default)
+    regions = None if found.regions is None else found.regions.strip()
+    if is_jigsaw(variant) and not regions:
+        raise ValueError(
+            f"a {variant} puzzle needs its layout: write the line as '{variant}: <layout> "
+            "<puzzle>', or give a regions column"
+        )
+    if regions and not is_jigsaw(variant):
+        raise ValueError(f"regions are given, but a {variant} puzzle has none (only jigsaw has)")
+    return variant, regions
+
+
+def _with_rules(geo: Geometry, variant: str, regions: str | None) -> Geometry:
+    """``geo`` with a row's rules; InvalidLayout names the region or symbol at fault, as written.
+    A layout's lower-case letters read as upper case where they are not symbols of the grid (as
+    a puzzle's do), and are kept so."""
+    ruled = geo.with_variant(variant, regions)
+    if regions is not None and regions != regions.upper() and geo.symbols == geo.symbols.upper():
+        return geo.with_variant(variant, regions.upper())
+    return ruled
+
+
+def validate(
+    source: str, candidates: Sequence[Candidate], box: Box, variant: str = CLASSIC
+) -> list[InputRow]:
+    """One :class:`InputRow` per candidate, in order; ``variant`` is the rules of a row that
+    does not name its own."""
     puzzles: list[str | None] = [None] * len(candidates)
     reasons: list[str | None] = [c.reason for c in candidates]
     boxes: list[Box] = [None] * len(candidates)
-    by_length: dict[int, tuple[list[int], list[str]]] = defaultdict(lambda: ([], []))
+    read: list[Rules | None] = [None] * len(candidates)
+    groups: dict[tuple[int, str, str | None], tuple[list[int], list[str]]] = defaultdict(
+        lambda: ([], [])
+    )
     for i, found in enumerate(candidates):
         if found.reason is None and found.text is not None:
-            indexes, texts = by_length[len(found.text)]
+            try:
+                read[i] = rules(found, variant)
+            except ValueError as exc:
+                reasons[i] = clean_text(str(exc))
+                continue
+            indexes, texts = groups[(len(found.text), *read[i])]
             indexes.append(i)
             texts.append(found.text)
-    for length, (indexes, texts) in by_length.items():
+    for (length, name, layout), (indexes, texts) in groups.items():
         try:
             geo = infer_geometry(length, box)
-        except (engine.InvalidPuzzle, ValueError) as exc:
+            for i in indexes:
+                boxes[i] = geo.shape_tuple
+            geo = _with_rules(geo, name, layout)
+        except (engine.InvalidPuzzle, ValueError) as exc:  # InvalidLayout names the region
             for i in indexes:
                 reasons[i] = clean_text(str(exc))
             continue
-        shape = (geo.box_rows, geo.box_cols)
         plain = [k for k, text in enumerate(texts) if text.isascii()]
         judged = [k for k, text in enumerate(texts) if not text.isascii()]
         step = max(1, SCREEN_CELLS // geo.ncells)
@@ -106,12 +152,32 @@ def validate(source: str, candidates: Sequence[Candidate], box: Box) -> list[Inp
             judged.extend(part[j] for j in np.flatnonzero(flagged).tolist())
         for k in judged:
             i, text = indexes[k], texts[k]
-            puzzles[i], reasons[i] = _judge(text, shape)
+            puzzles[i], reasons[i] = _judge(text, geo)
             if reasons[i] is not None and text.isascii():
                 puzzles[i] = _normalised(text, geo)
         for i in indexes:
-            boxes[i] = shape
+            read[i] = (geo.variant, geo.regions)
     return [
-        InputRow(source, c.line, clip(c.raw), puzzles[i], boxes[i], c.extra, reasons[i])
+        InputRow(
+            source,
+            c.line,
+            clip(c.raw),
+            puzzles[i],
+            boxes[i],
+            c.extra,
+            reasons[i],
+            *_shown(read[i], c, variant),
+        )
         for i, c in enumerate(candidates)
     ]
+
+
+def _shown(read: Rules | None, found: Candidate, default: str) -> Rules | tuple[None, None]:
+    """The variant and regions a row reports: as read, else the variant it names when that is
+    one (a row the reader gave up on), else none."""
+    if read is not None:
+        return read
+    try:
+        return variant_name(found.variant if found.variant is not None else default), None
+    except ValueError:
+        return None, None

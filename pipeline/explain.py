@@ -17,7 +17,7 @@ from itertools import groupby
 from typing import Any
 
 import engine
-from engine.geometry import Geometry
+from engine.geometry import Box, Geometry
 from engine.logic.names import NAMES
 from engine.path import LOCKED_NAMES, PathStep, person_path, solving_path
 from pipeline.errors import UserError
@@ -55,7 +55,7 @@ class Explanation:
         return self.steps[-1].pass_no if self.steps else 0
 
 
-def explain(puzzle: str, box: str | None = None, order: str = "person") -> Explanation:
+def explain(puzzle: str, box: Box = None, order: str = "person") -> Explanation:
     """Grade ``puzzle`` and solve it on the ladder in ``order`` (see ``ORDERS``); raises the
     engine's InvalidPuzzle, NoSolution or MultipleSolutions for a puzzle without one solution."""
     if order not in ORDERS:

@@ -4,8 +4,9 @@ A run folder (its ``puzzles.parquet``), a puzzle file (a run's, ``pipeline dig``
 ``pipeline grade``'s output all come back as one lazy polars scan with the store's column names.
 Grade output is recognised by its ``status`` column; only its ok rows are puzzles (the others
 were reported by ``grade`` itself and are counted as skipped), and the ids of the rows taken are
-computed as the store computes them (``engine.canonical``), so a puzzle printed from a bought
-collection has the id it would have in a run's book.
+computed as the store computes them (:func:`pipeline.variants.canonical_keys`), so a puzzle
+printed from a bought collection has the id it would have in a run's book. Every scan has the
+``variant`` and ``regions`` columns: a file written before they existed reads as classic.
 
 A file can hold a million puzzles: each command reads only the columns it needs, and only the
 rows it keeps are turned into Python objects. Column names and types are checked against the
@@ -24,9 +25,10 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-import engine
+from engine.geometry import CLASSIC
 from pipeline.errors import UserError
 from pipeline.store import BOOK_SECTIONS_KEY, PUZZLES_FILE, StoreError, puzzle_id
+from pipeline.variants import canonical_keys, row_geometry
 
 #: ``pipeline grade``'s status of a row that is a puzzle (:data:`pipeline.tasks.OK`; not
 #: imported: the workers' module and all it loads would double the start-up of ``stats``).
@@ -64,10 +66,25 @@ KINDS = {
     "clues": WHOLE_NUMBERS,
     "iterations": WHOLE_NUMBERS,
     "score": NUMBERS,
+    "variant": TEXT,
+    "regions": TEXT,
 }
+#: A puzzle's rules, in every scan: classic (and no regions) where the file has no such column.
+VARIANT_DEFAULTS = {"variant": pl.lit(CLASSIC), "regions": pl.lit(None, pl.String)}
 #: What a book puzzle is made of (:func:`pipeline.render.book_from_rows`); ``passes`` shades the
 #: answer key and only a run's files have it.
-BOOK_COLUMNS = ("id", "givens", "solution", "box_rows", "box_cols", "tier", "score", "passes")
+BOOK_COLUMNS = (
+    "id",
+    "givens",
+    "solution",
+    "box_rows",
+    "box_cols",
+    "variant",
+    "regions",
+    "tier",
+    "score",
+    "passes",
+)
 
 
 @contextmanager
@@ -153,13 +170,17 @@ def scan_puzzles(source: Path) -> PuzzleScan:
                 "(an older pipeline grade wrote it); grade the puzzles again"
             )
         _check_kinds(path, schema, {**FROM_GRADE, "status": "status"})
+        _check_kinds(path, schema, {name: name for name in VARIANT_DEFAULTS if name in schema})
         frame = frame.filter(pl.col("status") == OK).select(
-            pl.col(grade).alias(store) for grade, store in FROM_GRADE.items()
+            *(pl.col(grade).alias(store) for grade, store in FROM_GRADE.items()),
+            *(name for name in VARIANT_DEFAULTS if name in schema),
         )
     else:
         _check_puzzle_columns(path, schema)
         _check_kinds(path, schema, {name: name for name in schema})
         frame = _book_only(path, frame, schema)
+    missing = {name: value for name, value in VARIANT_DEFAULTS.items() if name not in schema}
+    frame = frame.with_columns(value.alias(name) for name, value in missing.items())
     return PuzzleScan(path, frame, graded, tuple(frame.collect_schema().names()))
 
 
@@ -234,12 +255,8 @@ def _check_tiers(scan: PuzzleScan, tiers: Collection[str]) -> None:
 
 
 def add_ids(rows: list[dict[str, Any]]) -> None:
-    """The store's id of each row (with ``givens``, ``box_rows``, ``box_cols``): a hash of its
-    box shape and canonical form."""
-    by_box: dict[tuple[int, int], list[dict[str, Any]]] = {}
-    for row in rows:
-        by_box.setdefault((row["box_rows"], row["box_cols"]), []).append(row)
-    for (box_rows, box_cols), group in by_box.items():
-        forms = engine.canonical_many([row["givens"] for row in group], (box_rows, box_cols))
-        for row, form in zip(group, forms, strict=True):
-            row["id"] = puzzle_id(box_rows, box_cols, form)
+    """The store's id of each row (with ``givens``, ``box_rows``, ``box_cols``, ``variant``,
+    ``regions``): a hash of its box shape and canonical key."""
+    keys = canonical_keys([(row["givens"], row_geometry(row)) for row in rows])
+    for row, key in zip(rows, keys, strict=True):
+        row["id"] = puzzle_id(row["box_rows"], row["box_cols"], key)

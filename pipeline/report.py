@@ -13,9 +13,11 @@ from typing import Any, NamedTuple
 import polars as pl
 
 import engine
-from engine import TECHNIQUE_NAMES
+from engine import TECHNIQUE_NAMES, Geometry
+from engine.geometry import CLASSIC, geometry
 from pipeline.errors import UserError
 from pipeline.store import puzzle_id, write_text
+from pipeline.variants import canonical_keys
 
 QUANTILES = 4  # quartiles of the score
 NO_TIER = "(none)"
@@ -27,6 +29,8 @@ VERIFY_COLUMNS = {
     "solution": pl.String,
     "box_rows": pl.Int64,
     "box_cols": pl.Int64,
+    "variant": pl.String,
+    "regions": pl.String,
 }
 #: The columns a summary reads, and the types it reads them as.
 SUMMARY_COLUMNS = {
@@ -222,8 +226,8 @@ class Problem:
 
 
 def verify_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[int, list[Problem]]:
-    """Re-check every puzzle with the solution counter: exactly one solution, equal to the stored
-    one. Returns the rows checked and the problems found."""
+    """Re-check every puzzle with the solution counter, under its variant's rules: exactly one
+    solution, equal to the stored one. Returns the rows checked and the problems found."""
     rows = list(rows)
     columns = {name: [row.get(name) for row in rows] for name in VERIFY_COLUMNS}
     return len(rows), verify_batch(pl.DataFrame(columns, schema=VERIFY_COLUMNS))
@@ -232,18 +236,22 @@ def verify_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[int, list[Problem]]:
 def verify_batch(batch: pl.DataFrame, first_row: int = 0) -> list[Problem]:
     """:func:`verify_rows` of a frame of :data:`VERIFY_COLUMNS` (``id`` may be absent, as in
     grade output: it is computed for the rows with a problem only), its rows numbered from
-    ``first_row``. One counter call per box shape; the givens are parsed one by one only when
-    that call finds a malformed puzzle, to name it."""
+    ``first_row``. One counter call per grid (box shape, variant, a Jigsaw's layout); the givens
+    are parsed one by one only when that call finds a malformed puzzle, to name it."""
     if "id" not in batch.columns:
         batch = batch.with_columns(pl.lit(None, pl.String).alias("id"))
     numbered = batch.with_row_index("row", offset=first_row)
     problems: list[Problem] = []
-    for (box_rows, box_cols), group in numbered.group_by("box_rows", "box_cols"):
+    grids = ("box_rows", "box_cols", "variant", "regions")
+    for (box_rows, box_cols, variant, regions), group in numbered.group_by(grids):
         rows = [_Row(*row) for row in group.select(_Row._fields).iter_rows()]
-        if box_rows is None or box_cols is None:
-            problems += [Problem(row.row, _id_of(row, None), "no box shape") for row in rows]
+        try:
+            geo = geometry(int(box_rows), int(box_cols), variant or CLASSIC, regions)
+        except (TypeError, ValueError) as exc:  # no box shape, an unknown variant, a bad layout
+            problem = "no box shape" if box_rows is None or box_cols is None else str(exc)
+            problems += [Problem(row.row, _id_of(row, None), problem) for row in rows]
         else:
-            problems += _problems_of_shape(rows, (int(box_rows), int(box_cols)))
+            problems += _problems_of_shape(rows, geo)
     return sorted(problems, key=lambda problem: problem.row)
 
 
@@ -254,34 +262,37 @@ class _Row(NamedTuple):
     solution: str | None
 
 
-def _problems_of_shape(rows: list[_Row], box: tuple[int, int]) -> list[Problem]:
+def _problems_of_shape(rows: list[_Row], geo: Geometry) -> list[Problem]:
     found: list[tuple[_Row, str]] = [(row, "no givens") for row in rows if row.givens is None]
     valid = [row for row in rows if row.givens is not None]
     try:
-        counts, solutions = engine.count_many([row.givens for row in valid], 2, box, solutions=True)
+        counts, solutions = engine.count_many([row.givens for row in valid], 2, geo, solutions=True)
     except ValueError:  # malformed givens are problems of their own row
         sifted = []
         for row in valid:
             try:
-                engine.parse(str(row.givens), box)
+                engine.parse(str(row.givens), geo)
                 sifted.append(row)
             except ValueError as exc:
                 found.append((row, str(exc)))
         valid = sifted
-        counts, solutions = engine.count_many([row.givens for row in valid], 2, box, solutions=True)
+        counts, solutions = engine.count_many([row.givens for row in valid], 2, geo, solutions=True)
     for row, count, solution in zip(valid, counts, solutions, strict=True):
         if count != 1:
             found.append((row, "no solution" if count == 0 else "more than one solution"))
         elif row.solution and solution != row.solution:
             found.append((row, "stored solution is wrong"))
-    return [Problem(row.row, _id_of(row, box), problem) for row, problem in found]
+    return [Problem(row.row, _id_of(row, geo), problem) for row, problem in found]
 
 
-def _id_of(row: _Row, box: tuple[int, int] | None) -> str:
+def _id_of(row: _Row, geo: Geometry | None) -> str:
     """The row's stored id, else the store's id of its givens (grade output has none)."""
     if row.id is not None:
         return row.id
+    if geo is None:
+        return UNKNOWN_ID
     try:
-        return puzzle_id(*box, engine.canonical(str(row.givens), box)) if box else UNKNOWN_ID
+        (key,) = canonical_keys([(str(row.givens), geo)])
     except ValueError:
         return UNKNOWN_ID
+    return puzzle_id(geo.box_rows, geo.box_cols, key)

@@ -4,10 +4,10 @@ the geometry they make with the box shape, and the canonical key a puzzle's id h
 
 Rows and files written before variants existed have neither column: they read as classic.
 
-The key (``engine.canon.Canonical.key``) is today's canonical text for a classic puzzle, so
-classic ids never change, and for a variant a text that starts with the variant's name (a
-Jigsaw's with its canonical layout), so an X puzzle and a classic puzzle with the same givens
-have two ids while a disguised copy of either has its original's.
+The key (``engine.canon.Canonical.key``) is the canonical text for a classic puzzle, as before
+variants, so classic ids never change, and for a variant a text that starts with the variant's
+name (a Jigsaw's with its canonical layout), so an X puzzle and a classic puzzle with the same
+givens have two ids while a disguised copy of either has its original's.
 """
 
 from __future__ import annotations
@@ -15,15 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.canon import Canonical, canonical, canonical_many
+from engine.canon import canonical_many
 from engine.geometry import CLASSIC, Geometry, geometry, variant_name, variant_parts
-from engine.text import parse
-
-#: Whether ``engine.canon`` gives a variant its canonical key (branch ``canon``). Until it does,
-#: a variant puzzle's key is its variant, layout and normalised givens: exact copies are caught,
-#: disguised ones are not.
-VARIANT_FORMS = hasattr(Canonical, "key")
-KEY_SEPARATOR = ":"  # between the parts of a stand-in variant key
 
 
 def is_jigsaw(variant: str) -> bool:
@@ -60,24 +53,14 @@ def variant_columns(geo: Geometry) -> dict[str, str | None]:
 
 
 def canonical_keys(puzzles: Sequence[tuple[str, Geometry]]) -> list[str]:
-    """The canonical key of each ``(puzzle or full grid, geometry)``, in order: classic ones a
-    batch per box shape (the canonical text), each variant one on its own."""
-    keys: list[str | None] = [None] * len(puzzles)
-    classic: dict[Geometry, list[int]] = {}
-    for index, (text, geo) in enumerate(puzzles):
-        if geo.classic:
-            classic.setdefault(geo, []).append(index)
-        else:
-            keys[index] = _variant_key(text, geo)
-    for geo, indices in classic.items():
-        forms = canonical_many([puzzles[i][0] for i in indices], geo)
-        for index, form in zip(indices, forms, strict=True):
-            keys[index] = form
-    return keys  # type: ignore[return-value]
-
-
-def _variant_key(text: str, geo: Geometry) -> str:
-    if VARIANT_FORMS:
-        return canonical(text, box=geo).key  # type: ignore[attr-defined]
-    givens = parse(text, geo).to_text()
-    return KEY_SEPARATOR.join(part for part in (geo.variant, geo.regions, givens) if part)
+    """The canonical key of each ``(puzzle or full grid, geometry)``, in order, one
+    :func:`engine.canon.canonical_many` call per geometry (a Jigsaw's: per layout)."""
+    keys: list[str] = [""] * len(puzzles)
+    by_grid: dict[Geometry, list[int]] = {}
+    for index, (_, geo) in enumerate(puzzles):
+        by_grid.setdefault(geo, []).append(index)
+    for geo, indices in by_grid.items():
+        found = canonical_many([puzzles[i][0] for i in indices], geo)
+        for index, key in zip(indices, found, strict=True):
+            keys[index] = key
+    return keys

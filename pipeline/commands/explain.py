@@ -56,6 +56,7 @@ def explain_command(
     from pipeline.formats.writers import atomic_path
     from pipeline.prepare import EXPLAIN, prepare_engine
     from pipeline.store import read_rows
+    from pipeline.variants import row_geometry
 
     if (puzzle is None) == (puzzle_id is None) or (puzzle_id is None) != (source is None):
         fail("give either a PUZZLE or --id ID with --from FILE")
@@ -68,7 +69,7 @@ def explain_command(
     try:
         if puzzle_id is not None and source is not None:
             row = find_row(read_rows(source), puzzle_id)
-            puzzle, box = str(row["givens"]), f"{row['box_rows']}x{row['box_cols']}"
+            puzzle, box = str(row["givens"]), row_geometry(row)  # with the row's variant
         assert puzzle is not None
         engine.parse(puzzle, box)  # bad text fails here, before any kernel compiles
         prepare_engine(EXPLAIN)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pdfplumber
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from engine.geometry import VARIANT_RULES, geometry
@@ -28,6 +30,7 @@ from pipeline.render.cover import CoverOptions
 from pipeline.render.grid import FILLED_GREY, PASS_SHADES
 from pipeline.render.sample import SampleSection, sample_book
 from pipeline.render.variants import region_tints
+from tests.helpers import invoke
 from tests.printed import THIN, TOLERANCE, PrintedMarks, read_grids, read_marks
 
 WINDOW_LINES = {1, 2, 3, 5, 6, 7}  # 0-based rows and columns of Windoku's windows
@@ -279,3 +282,38 @@ def test_jigsaw_rows_carry_their_regions() -> None:
 def test_region_tint_is_a_true_or_false_option() -> None:
     with pytest.raises(PrintOptionError, match="region_tint"):
         PrintOptions(region_tint="yes")  # type: ignore[arg-type]
+
+
+def test_pipeline_render_prints_a_files_variants(tmp_path: Path) -> None:
+    """``pipeline render`` reads ``variant`` and ``regions`` from a puzzle file: its Jigsaw
+    prints on its regions, its X with shaded diagonals."""
+    sections = [SampleSection("easy", 9, 1, 1, "jigsaw"), SampleSection("easy", 9, 1, 1, "x")]
+    puzzles = [s.puzzles[0] for s in sample_book(sections, seed=4).sections]
+    rows = [
+        {
+            "id": puzzle.id,
+            "givens": puzzle.givens,
+            "solution": puzzle.solution,
+            "size": 9,
+            "box_rows": 3,
+            "box_cols": 3,
+            "clues": sum(symbol != "." for symbol in puzzle.givens),
+            "tier": "easy",
+            "score": 1.0,
+            "iterations": 1,
+            "hardest": "single",
+            "variant": puzzle.variant,
+            "regions": puzzle.regions,
+        }
+        for puzzle in puzzles
+    ]
+    source, book = tmp_path / "puzzles.parquet", tmp_path / "book.pdf"
+    pq.write_table(pa.Table.from_pylist(rows), source)
+    code, _, err = invoke("render", source, "-o", book, "--layout", "1")
+    assert code == 0, err
+    with pdfplumber.open(book) as pdf:
+        marks = read_marks(pdf)
+    jigsaw, x = marks[:2]
+    region = regions_of(puzzles[0])
+    assert np.array_equal(jigsaw.vertical > THIN + TOLERANCE, region[:, 1:] != region[:, :-1])
+    assert np.array_equal(x.greys < 1, diagonal(9))

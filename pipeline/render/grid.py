@@ -21,7 +21,7 @@ from reportlab.platypus import Flowable
 from engine.geometry import Geometry
 from pipeline.render.book import PuzzleGrids
 from pipeline.render.fonts import Fonts
-from pipeline.render.variants import WHITE, region_tints, rule_segments, variant_greys
+from pipeline.render.variants import WHITE, Segment, region_tints, rule_segments, variant_greys
 
 THIN_RULE = 0.75  # pt
 THICK_RULE_PER_CELL = 0.08  # box rules scale with the cell, within these bounds
@@ -34,7 +34,6 @@ FILLED_GREY = 0.3  # dark grey: reads as "written in", still crisp in print
 # Steps of 10 % grey stay apart on a laser printer's toner (5 % steps merged); four of them keep
 # the darkest shade light enough that grey answer symbols on it still read (contrast 0.35).
 PASS_SHADES = (0.95, 0.85, 0.75, 0.65)
-SQUARE_CAP = 2  # PDF line cap: the stroke runs half its width past each end
 
 
 def symbol_size(cell: float) -> float:
@@ -121,23 +120,35 @@ class GridFlowable(Flowable):
                 canv.rect(x, y, cell, cell, stroke=0, fill=1)
 
     def _rules(self, cell: float) -> None:
-        """Thin rules, then thick ones with square caps, so where a region's border turns a
-        corner the two rules meet without a notch."""
         canv, size = self.canv, self.size
-        n = self.grids.geometry.n
-        at = [k * cell for k in range(n)] + [size]  # the last rule is the frame, exactly
-
-        def points(segments: tuple[tuple[int, int, int, int], ...]) -> list[tuple[float, ...]]:
-            return [(at[x0], size - at[y0], at[x1], size - at[y1]) for x0, y0, x1, y1 in segments]
-
         thin, thick = rule_segments(self.grids.geometry)
+        width = thick_rule(cell)
         canv.setStrokeGray(0)
         canv.setLineWidth(THIN_RULE)
-        canv.lines(points(thin))
-        canv.setLineWidth(thick_rule(cell))
-        canv.setLineCap(SQUARE_CAP)
-        canv.lines(points(thick))
+        canv.lines(self._points(thin, cell, 0.0))
+        canv.setLineWidth(width)
+        canv.lines(self._points(thick, cell, width / 2))
         canv.rect(0, 0, size, size, stroke=1, fill=0)
+
+    def _points(
+        self, segments: tuple[Segment, ...], cell: float, reach: float
+    ) -> list[tuple[float, float, float, float]]:
+        """Segments in cells as lines in points. An end inside the grid reaches ``reach`` on
+        (half a thick rule), so where a region's border turns a corner its two rules meet without
+        a notch; ends on the frame stay, and a classic grid's whole lines come out as before."""
+        n, size = self.grids.geometry.n, self.size
+        at = [k * cell for k in range(n)] + [size]  # the last rule is the frame, exactly
+        lines = []
+        for x0, y0, x1, y1 in segments:
+            if x0 == x1:  # vertical, drawn upwards: y0 is its lower end's row line
+                bottom = size - at[y0] - (reach if y0 < n else 0.0)
+                top = size - at[y1] + (reach if y1 > 0 else 0.0)
+                lines.append((at[x0], bottom, at[x0], top))
+            else:
+                left = at[x0] - (reach if x0 > 0 else 0.0)
+                right = at[x1] + (reach if x1 < n else 0.0)
+                lines.append((left, size - at[y0], right, size - at[y0]))
+        return lines
 
     def _symbols(
         self, cell: float, values: np.ndarray, mask: np.ndarray, font: str, grey: float

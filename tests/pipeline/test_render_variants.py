@@ -7,6 +7,7 @@ string, its box shape, the diagonal and window coordinates), never from the rend
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -16,23 +17,28 @@ import pyarrow.parquet as pq
 import pytest
 
 from engine.geometry import VARIANT_RULES, geometry
+from engine.solver import count_grid
+from engine.text import parse
 from pipeline.render import (
     Book,
     BookError,
     BookPuzzle,
     PrintOptionError,
     PrintOptions,
+    Section,
     puzzle_from_row,
     render_book,
     render_cover,
 )
 from pipeline.render.cover import CoverOptions
 from pipeline.render.grid import FILLED_GREY, PASS_SHADES
-from pipeline.render.sample import SampleSection, sample_book
+from pipeline.render.hints import WORKED_HEADING
+from pipeline.render.sample import SampleSection, sample_book, sample_puzzle
 from pipeline.render.variants import region_tints
 from tests.helpers import invoke
 from tests.printed import THIN, TOLERANCE, PrintedMarks, read_grids, read_marks
 
+PLACEMENT = re.compile(r"\br(\d)c(\d)=(\d)")
 WINDOW_LINES = {1, 2, 3, 5, 6, 7}  # 0-based rows and columns of Windoku's windows
 MIN_CONTRAST = 0.35  # grey answer symbols against the darkest fill under them
 SECTIONS = [
@@ -317,3 +323,23 @@ def test_pipeline_render_prints_a_files_variants(tmp_path: Path) -> None:
     region = regions_of(puzzles[0])
     assert np.array_equal(jigsaw.vertical > THIN + TOLERANCE, region[:, 1:] != region[:, :-1])
     assert np.array_equal(x.greys < 1, diagonal(9))
+
+
+def test_hints_and_worked_solutions_solve_a_jigsaw_on_its_regions(tmp_path: Path) -> None:
+    """Every placement the worked solutions print is the Jigsaw's own solution (solved on the
+    boxes, its givens would clash and the book would be refused)."""
+    candidates = (sample_puzzle(9, seed, variant="jigsaw") for seed in range(20))
+    unique = [p for p in candidates if count_grid(parse(p.givens, p.grids.geometry))[0] == 1]
+    section = Section("Jigsaw", "easy", 4, unique[:2])
+    path = tmp_path / "hints.pdf"
+    options = PrintOptions(hints=True, worked_solutions=("easy",))
+    render_book(Book("Hints", "Test", [section]), path, options)
+    text = _text(path)
+    worked = text[text.rindex(WORKED_HEADING) :]
+    for number, puzzle in enumerate(section.puzzles, start=1):
+        start = worked.index(f"Puzzle {number} (easy)")
+        end = worked.find(f"Puzzle {number + 1} (easy)", start)
+        placements = PLACEMENT.findall(worked[start : end if end > 0 else None])
+        assert placements
+        for row, col, value in placements:
+            assert puzzle.solution[(int(row) - 1) * 9 + int(col) - 1] == value

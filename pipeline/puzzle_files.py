@@ -66,8 +66,20 @@ KINDS = {
     "score": NUMBERS,
 }
 #: What a book puzzle is made of (:func:`pipeline.render.book_from_rows`); ``passes`` shades the
-#: answer key and only a run's files have it.
-BOOK_COLUMNS = ("id", "givens", "solution", "box_rows", "box_cols", "tier", "score", "passes")
+#: answer key and only a run's files have it; files older than variants lack ``variant`` and
+#: ``regions`` and print as classic.
+BOOK_COLUMNS = (
+    "id",
+    "givens",
+    "solution",
+    "box_rows",
+    "box_cols",
+    "tier",
+    "score",
+    "passes",
+    "variant",
+    "regions",
+)
 
 
 @contextmanager

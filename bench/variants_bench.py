@@ -22,9 +22,10 @@ import subprocess
 import time
 from pathlib import Path
 
+from figures import Table, rate_cell
+from qqwing_cli import children_cpu
+
 import engine
-from bench.figures import Table, rate_cell
-from bench.qqwing_cli import children_cpu
 from engine.geometry import geometry
 from engine.layouts import random_layout
 

@@ -12,16 +12,32 @@ puzzle valid (and keep its number of solutions):
   puzzle and its transpose share one form, tall boxes (R > C) are read through the transpose, as
   the wide shape C x R: their form is a wide-box grid (square and wide boxes keep their shape).
 
+Variants. X and Windoku keep the boxes: their group is the part of that one that takes their
+extra units onto extra units. For 9x9 X, one row map that keeps bands and commutes with the
+reversal i -> 8-i, on the columns the same map or its reversal, and the transpose (96
+arrangements); for Windoku, rows 1 and 2, rows 6 and 7 (counted from 0) swapped or not and the
+reversal or not, the same for the columns, and the transpose (128). Only the unit table counts:
+the "hidden" windows that Windoku's four imply are not units. A Jigsaw's irregular regions keep
+no bands: its group is the eight symmetries of the square, and they move its layout too: two
+Jigsaw puzzles are equivalent when one symmetry takes the one's layout and givens to the other's
+(region and symbol names apart). Combinations take the moves both allow (jigsaw+x: all eight,
+which keep the diagonals). Relabelling the symbols is part of every group.
+
 The order. A grid is read row by row as a sequence of n*n values, a blank reading as 0 and symbol
 labels as 1..n, and sequences are compared lexicographically: so a blank sorts below every symbol.
 For one arrangement of rows and columns the smallest relabelling numbers the symbols in order of
 first appearance (the first symbol met reading row by row becomes 1, the next new one 2, ...).
 
-The form. ``canonical(p)`` is the smallest sequence over the whole group (the *minlex* form),
-written as text: ``.`` for blanks and :data:`engine.geometry.SYMBOLS` for labels 1..n. Two puzzles
-of one shape, or of transposed shapes, are equivalent if and only if their canonical forms are
-equal. A full grid has a form
-too (every cell given), so a puzzle's solution can be compared the same way.
+The form. For classic grids up to :data:`MINLEX_MAX_SIZE` ``canonical(p)`` is the smallest
+sequence over the whole group (the *minlex* form), written as text: ``.`` for blanks and
+:data:`engine.geometry.SYMBOLS` for labels 1..n. Larger classic grids and every variant take the
+arrangement that their canonical graph draws (:mod:`engine.canon_graph`: bliss's canonical
+labelling of a vertex-coloured graph whose isomorphisms are the group), with the symbols, and a
+Jigsaw's regions, named in order of first appearance: a member of the orbit, the same for all of
+it, though not the smallest. Either way two puzzles of one geometry, or of transposed shapes, are
+equivalent if and only if their forms are equal. A full grid has a form too (every cell given),
+so a puzzle's solution can be compared the same way. The catalog key (:attr:`Canonical.key`) is
+the form for classic grids and names the variant (and a Jigsaw's layout) before it otherwise.
 
 The search (exact, not a heuristic). The form opens with as many blank rows as any arrangement
 allows: every blank band, then the band with the most blank rows, its blank rows first. Its first
@@ -36,11 +52,15 @@ band), keeping only rows whose relabelled text ties the best known row at that d
 row prunes the branch, a smaller one becomes the new best and marks every row below it unknown.
 Blank rows of one band are interchangeable, so only one of them is tried.
 
-Cost (``bench/canon_bench.py``, one core): about 10,000 9x9 17-clue puzzles and 500 full 9x9
-grids a second; 16x16 puzzles take about a millisecond and full 16x16 grids a fifth of a second,
-full 25x25 grids 10 to 30 seconds. The column orders of a full grid's first band grow as
-(C!)^R: a full 36x36 grid took over 400 seconds unfinished, so grids past
-:data:`MAX_CANON_SIZE` are refused (:class:`CanonTooLarge`) rather than left to hang.
+Cost (``bench/canon_bench.py``, one core of a busy machine: figures vary twofold with its load).
+The minlex search: 10,000 to 20,000 9x9 17-clue puzzles and 600 to 1,200 full 9x9 grids a
+second; 16x16 puzzles about half a millisecond and full grids 30 to 70 ms; 25x25 puzzles half a
+second and full grids about 5 seconds (10 to 30 s on other grids and machines: the column orders
+of a full grid's first band grow as (C!)^R, and a full 36x36 grid took over 400 s unfinished,
+hence the graph past 25x25). The graph: 36x36 puzzles (45% of the cells given) 12 to 25 ms and
+full grids 40 to 75 ms; 49x49 30 to 45 ms and 0.1 to 0.15 s; 64x64 0.1 and 0.25 to 0.5 s; 9x9 X,
+Windoku and Jigsaw 1,500 to 4,500 puzzles or grids a second. The first grid of a size also
+builds its :class:`~engine.geometry.Geometry` (7 to 10 s at 64x64, for its peer table).
 """
 
 from __future__ import annotations
@@ -52,23 +72,25 @@ from functools import cache
 
 import numpy as np
 
-from engine.geometry import Box, Geometry, geometry
+from engine.canon_graph import drawing
+from engine.geometry import MAX_SIZE, Box, Geometry, geometry
 from engine.jit import kernel
 from engine.text import infer_geometry, parse, parse_many, to_text
 
-MAX_CANON_SIZE = 25  # the largest grid whose form is searched (see the cost above)
+MINLEX_MAX_SIZE = 25  # the largest classic grid whose form is the minlex one (see the cost above)
+MAX_CANON_SIZE = MAX_SIZE  # every grid with a text form has a canonical form
 
 
 class CanonTooLarge(ValueError):
-    """The grid is past :data:`MAX_CANON_SIZE`: its exact form would take hours."""
+    """The grid is past :data:`MAX_CANON_SIZE`: it has no text form, so no form or id."""
 
 
 def check_canon_size(n: int) -> None:
     """Refuse grids past :data:`MAX_CANON_SIZE` with one line naming the size and the limit."""
     if n > MAX_CANON_SIZE:
         raise CanonTooLarge(
-            f"{n}x{n} grids have no canonical form here (ids and dedupe need one): the exact "
-            f"search takes hours past {MAX_CANON_SIZE}x{MAX_CANON_SIZE}; use a size up to "
+            f"{n}x{n} grids have no canonical form here (ids and dedupe need one): forms are "
+            f"puzzle texts, at most {MAX_CANON_SIZE}x{MAX_CANON_SIZE}; use a size up to "
             f"{MAX_CANON_SIZE}"
         )
 
@@ -476,7 +498,8 @@ class Canonical:
 
     Row ``i`` of the form is row ``rows[i]`` of the puzzle (of its transpose when ``transposed``),
     read in the column order ``cols``, each value ``v`` written as label ``labels[v - 1]``.
-    ``geometry`` is the puzzle's; the form has :func:`form_geometry` of it.
+    ``geometry`` is the puzzle's; a Jigsaw's ``layout`` is its regions moved the same way and
+    named in order of first appearance (None for other variants).
     """
 
     text: str
@@ -485,32 +508,72 @@ class Canonical:
     rows: tuple[int, ...]
     cols: tuple[int, ...]
     labels: tuple[int, ...]
+    layout: str | None = None
+
+    @property
+    def variant(self) -> str:
+        """The puzzle's variant: its key names it."""
+        return self.geometry.variant
+
+    @property
+    def key(self) -> str:
+        """The catalog key: the form itself for classic grids (the ids catalogs hold), else the
+        variant's name, then a Jigsaw's layout, then the form (``x:...``, ``jigsaw:...:...``), so
+        puzzles of two variants never share one."""
+        if self.geometry.classic:
+            return self.text
+        if self.layout is not None:
+            return f"{self.variant}:{self.layout}:{self.text}"
+        return f"{self.variant}:{self.text}"
+
+    @property
+    def form_geometry(self) -> Geometry:
+        """The geometry the form is read in (a Jigsaw's with the form's layout)."""
+        return form_geometry(self.geometry, self.layout)
 
     def apply(self, grid: str) -> str:
         """The same transform on another grid of this shape, e.g. the puzzle's solution, which
         becomes the solution of the canonical form."""
-        values = parse(grid, self.geometry.shape).values
-        moved = self._move(values, np.array((0, *self.labels)))
-        return to_text(form_geometry(self.geometry), moved)
-
-    def _move(self, values: np.ndarray, labels: np.ndarray) -> np.ndarray:
-        square = values.reshape(self.geometry.n, self.geometry.n)
-        if self.transposed:
-            square = square.T
-        return labels[square[np.ix_(self.rows, self.cols)]].reshape(-1)
+        values = parse(grid, self.geometry).values
+        moved = _moved(values, self.geometry.n, self.transposed, self.rows, self.cols)
+        return to_text(self.form_geometry, np.array((0, *self.labels))[moved])
 
 
-def form_geometry(geo: Geometry) -> Geometry:
-    """The shape canonical forms of ``geo`` take: wide boxes (C x R) for tall ones (R x C)."""
-    return geometry(geo.box_cols, geo.box_rows) if geo.box_rows > geo.box_cols else geo
+def _moved(
+    values: np.ndarray, n: int, transposed: bool, rows: Sequence[int], cols: Sequence[int]
+) -> np.ndarray:
+    """A grid's values (row-major) read through the transpose or not, in the order rows, cols."""
+    square = values.reshape(n, n)
+    if transposed:
+        square = square.T
+    return square[np.ix_(rows, cols)].reshape(-1)
+
+
+def _read_turned(geo: Geometry) -> bool:
+    """Tall boxes are read through the transpose, as wide ones (a Jigsaw's regions have no box
+    shape: its group holds the transpose)."""
+    return geo.box_rows > geo.box_cols and "jigsaw" not in geo.parts
+
+
+def form_geometry(geo: Geometry, layout: str | None = None) -> Geometry:
+    """The geometry canonical forms of ``geo`` take: wide boxes (C x R) for tall ones (R x C);
+    a Jigsaw's takes the form's ``layout``."""
+    if "jigsaw" in geo.parts:
+        return geometry(*sorted(geo.shape_tuple), geo.variant, layout)
+    return geometry(geo.box_cols, geo.box_rows, geo.variant) if _read_turned(geo) else geo
+
+
+def _uses_minlex(geo: Geometry) -> bool:
+    """Classic grids up to :data:`MINLEX_MAX_SIZE` take the minlex form, whose ids catalogs
+    hold; larger grids and every variant take the drawing of their canonical graph."""
+    return geo.classic and geo.n <= MINLEX_MAX_SIZE
 
 
 def _run(values: np.ndarray, geo: Geometry) -> tuple[np.ndarray, np.ndarray]:
-    """Forms (count, ncells) and transforms (count, 1 + 2n) of a parsed batch; the transforms'
-    transpose flag is set for tall boxes, whose forms read the transposed grids."""
-    check_canon_size(geo.n)
+    """Minlex forms (count, ncells) and transforms (count, 1 + 2n) of a parsed batch; the
+    transforms' transpose flag is set for tall boxes, whose forms read the transposed grids."""
     form_geo = form_geometry(geo)
-    turned = form_geo is not geo
+    turned = _read_turned(geo)
     if turned:
         n = geo.n
         values = np.ascontiguousarray(values.reshape(-1, n, n).transpose(0, 2, 1))
@@ -525,40 +588,78 @@ def _run(values: np.ndarray, geo: Geometry) -> tuple[np.ndarray, np.ndarray]:
     return out, found
 
 
-def canonical_many(puzzles: Sequence[str], box: Box = None) -> list[str]:
-    """Canonical forms of a batch of same-shape puzzles (or full grids), in one kernel call."""
-    if not puzzles:
-        return []
-    values = parse_many(list(puzzles), box)
-    geo = infer_geometry(values.shape[1], box)
-    forms, _ = _run(values, geo)
-    return [to_text(form_geometry(geo), form) for form in forms]
+def _drawn(values: np.ndarray, geo: Geometry) -> Canonical:
+    """The form of one grid by the drawing of its canonical graph (:mod:`engine.canon_graph`)."""
+    n = geo.n
+    turned = _read_turned(geo)
+    square = values.reshape(n, n)
+    if turned:
+        square = square.T
+    drawn_geo = form_geometry(geo) if turned else geo
+    source = drawing(np.ascontiguousarray(square).reshape(-1), drawn_geo)
+    if turned:  # a cell of the transpose -> the puzzle's cell
+        source = (source % n) * n + source // n
+    transposed = bool(source[0] // n != source[1] // n)  # the form's first row is a column
+    down, across = source[::n], source[:n]
+    if transposed:
+        return _labelled(values, geo, True, down % n, across // n)
+    return _labelled(values, geo, False, down // n, across % n)
 
 
-def canonical(puzzle: str, box: Box = None) -> str:
-    """The canonical (minlex) form of a puzzle or full grid: equal for equivalent puzzles only
-    (a puzzle with tall boxes and its wide-box transpose are equivalent)."""
-    return canonical_many([puzzle], box)[0]
+def _first_appearance(moved: np.ndarray, n: int) -> np.ndarray:
+    """Labels (indexed by value - 1) in order of first appearance in ``moved``; values that never
+    appear take the labels left over, in order."""
+    seen = list(dict.fromkeys(int(v) for v in moved if v))
+    unused = [v for v in range(1, n + 1) if v not in seen]
+    labels = np.empty(n, dtype=np.int64)
+    labels[np.array(seen + unused, dtype=np.int64) - 1] = np.arange(1, n + 1)
+    return labels
+
+
+def _labelled(
+    values: np.ndarray, geo: Geometry, transposed: bool, rows: np.ndarray, cols: np.ndarray
+) -> Canonical:
+    """The form of a grid moved by (transposed, rows, cols): symbols, and a Jigsaw's regions,
+    named in order of first appearance."""
+    n = geo.n
+    rows, cols = tuple(map(int, rows)), tuple(map(int, cols))
+    moved = _moved(values, n, transposed, rows, cols)
+    labels = _first_appearance(moved, n)
+    layout = None
+    if "jigsaw" in geo.parts:
+        regions = _moved(geo.box_of + 1, n, transposed, rows, cols)
+        layout = to_text(geo, _first_appearance(regions, n)[regions - 1])
+    text = to_text(geo, np.concatenate([[0], labels])[moved])
+    return Canonical(text, geo, transposed, rows, cols, tuple(map(int, labels)), layout)
 
 
 def canonical_transform(puzzle: str, box: Box = None) -> Canonical:
     """The canonical form together with a transform that produces it from ``puzzle``."""
     grid = parse(puzzle, box)
     geo = grid.geometry
+    if not _uses_minlex(geo):
+        return _drawn(grid.values, geo)
     n = geo.n
-    forms, found = _run(grid.values[None, :], geo)
-    result = Canonical(
-        text=to_text(form_geometry(geo), forms[0]),
-        geometry=geo,
-        transposed=bool(found[0, 0]),
-        rows=tuple(int(r) for r in found[0, 1 : n + 1]),
-        cols=tuple(int(c) for c in found[0, n + 1 :]),
-        labels=(),
-    )
-    # labels in order of first appearance; symbols the puzzle never uses take the labels left over
-    moved = result._move(grid.values, np.arange(n + 1))
-    seen = list(dict.fromkeys(int(v) for v in moved if v))
-    unused = [v for v in range(1, n + 1) if v not in seen]
-    labels = np.empty(n, dtype=np.int64)
-    labels[np.array(seen + unused, dtype=np.int64) - 1] = np.arange(1, n + 1)
-    return Canonical(result.text, geo, result.transposed, result.rows, result.cols, tuple(labels))
+    _, found = _run(grid.values[None, :], geo)
+    return _labelled(grid.values, geo, bool(found[0, 0]), found[0, 1 : n + 1], found[0, n + 1 :])
+
+
+def canonical_many(puzzles: Sequence[str], box: Box = None) -> list[str]:
+    """Catalog keys (:attr:`Canonical.key`) of a batch of same-geometry puzzles or full grids:
+    for classic grids their canonical forms, up to 25x25 in one kernel call."""
+    if not puzzles:
+        return []
+    values = parse_many(list(puzzles), box)
+    geo = infer_geometry(values.shape[1], box)
+    if not _uses_minlex(geo):
+        return [_drawn(grid, geo).key for grid in values]
+    forms, _ = _run(values, geo)
+    return [to_text(form_geometry(geo), form) for form in forms]
+
+
+def canonical(puzzle: str, box: Box = None) -> str:
+    """The catalog key of a puzzle or full grid, equal for equivalent puzzles only: for a classic
+    grid its canonical form (a puzzle with tall boxes and its wide-box transpose are
+    equivalent); a variant's key names the variant (a :class:`~engine.geometry.Geometry` passed
+    as ``box`` carries it)."""
+    return canonical_many([puzzle], box)[0]

@@ -33,7 +33,8 @@ test: $(STAMP) system-deps lint
 	$(BIN)/python -m pytest -q -n auto --dist loadgroup $(ORDER)
 
 # BENCH=dig_bench,engine_bench runs only those scripts (bench/RESULTS.md's qqwing tables come from these two)
-bench: $(STAMP) system-deps
+bench: $(STAMP)
+	@bash .ci/system-deps bench
 	$(BIN)/python bench/run_all.py $(if $(BENCH),--only $(BENCH))
 
 # Line coverage of engine/ and pipeline/ with numba off (NUMBA_DISABLE_JIT=1), so kernel bodies

@@ -41,13 +41,14 @@ How it works (``dig``):
   be met raise :class:`ImpossibleBand` at once; bands not met within the budget raise
   :class:`DigFailed` naming the closest grade seen.
 
-* Large grids (16x16 up), not minimal, for a band that stops short of trial and error and needs
-  more than singles (the sizes' hard and expert tiers): a *graded walk* instead. Starting from
-  the full grid, orbits go in a random order while the grader's ladder, cut at the band's top
-  score (``rate_within``), still solves the puzzle, which proves it unique as well (a puzzle
-  that used a uniqueness step is counted). The walk ends as hard as the band allows and lands
-  in it nearly every time (measured: 16x16 hard in about a second, where the walk above took
-  tens of seconds and failed on some seeds); each walk counts as one candidate.
+* Large grids (16x16 up) and variants, not minimal, for a band that stops short of trial and
+  error and needs more than singles (the sizes' hard and expert tiers; a variant's extra units
+  make its minimal puzzles sparse and mostly past any such band): a *graded walk* instead.
+  Starting from the full grid, orbits go in a random order while the grader's ladder, cut at
+  the band's top score (``rate_within``), still solves the puzzle, which proves it unique as
+  well (a puzzle that used a uniqueness step is counted). The walk ends as hard as the band
+  allows and lands in it nearly every time (measured: 16x16 hard in about a second, where the
+  walk above took tens of seconds and failed on some seeds); each walk counts as one candidate.
 
 With a symmetry, ``minimal`` means that no *orbit* can be removed: removing a single clue would
 break the symmetry (so a symmetric minimal puzzle may have a lone removable clue).
@@ -461,7 +462,7 @@ class _Digger:
         self.max_nodes = LARGE_NODE_CAP * self.geo.n if capped else UNLIMITED
         self.provers = Provers(self.tables, self.singles_tables, self.counters, self.max_nodes)
         self.walking = (
-            self.geo.n >= LARGE_GRID
+            (self.geo.n >= LARGE_GRID or not self.geo.classic)
             and not minimal
             and not self.singles
             and band.score is not None

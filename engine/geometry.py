@@ -138,7 +138,9 @@ class Geometry:
         member = np.zeros((len(units), n * n), dtype=bool)
         member[np.arange(len(units))[:, None], units] = True
         cell_units = _padded([np.flatnonzero(member[:, c]) for c in range(n * n)])
-        same = member.T.astype(np.uint8) @ member.astype(np.uint8) > 0
+        same = np.zeros((n * n, n * n), dtype=bool)
+        for unit in units:
+            same[np.ix_(unit, unit)] = True
         np.fill_diagonal(same, False)
         peers = _padded([np.flatnonzero(same[c]) for c in range(n * n)])
         values = {

@@ -99,7 +99,8 @@ def reason(step: PathStep, geo: Geometry) -> str:
         where = geo.unit_name(step.detail)
         return f"Look at {where}: {symbol[value - 1]} can only go in {geo.cell_name(cell)}"
     if kind in ("locked_pointing", "locked_claiming") and step.cells:
-        inside = geo.unit_name(_shared_unit(step.cells, geo, box=kind == "locked_pointing"))
+        pointing = kind == "locked_pointing"
+        inside = geo.unit_name(_shared_unit(step.cells, geo, box=pointing, other=step.detail))
         outside = geo.unit_name(step.detail)
         return (
             f"Look at {inside}: its {digits} can only go in {outside}, "
@@ -215,14 +216,14 @@ def _step_json(step: PathStep, geo: Geometry) -> dict[str, Any]:
     }
 
 
-def _shared_unit(cells: tuple[int, ...], geo: Geometry, *, box: bool) -> int:
-    """The box (``box``) or the line that holds every one of ``cells``."""
+def _shared_unit(cells: tuple[int, ...], geo: Geometry, *, box: bool, other: int = -1) -> int:
+    """The unit other than ``other`` that holds every one of ``cells``: the box (``box``) or a
+    line where there is one, else a variant's unit (a diagonal or window's locked candidates)."""
+    shared = set.intersection(*({int(u) for u in geo.cell_units[c]} for c in cells)) - {other}
     kinds = (2,) if box else (0, 1)
-    for kind in kinds:
-        units = {int(geo.cell_units[c, kind]) for c in cells}
-        if len(units) == 1:
-            return units.pop()
-    raise ValueError(f"cells {cells} share no {'box' if box else 'line'}")
+    for unit in sorted(shared, key=lambda u: (u // geo.n not in kinds, u)):
+        return unit
+    raise ValueError(f"cells {cells} share no unit but {other}")
 
 
 def _listed(items: Iterable[str], last: str = "and") -> str:

@@ -72,18 +72,19 @@ KINDS = {
 #: A puzzle's rules, in every scan: classic (and no regions) where the file has no such column.
 VARIANT_DEFAULTS = {"variant": pl.lit(CLASSIC), "regions": pl.lit(None, pl.String)}
 #: What a book puzzle is made of (:func:`pipeline.render.book_from_rows`); ``passes`` shades the
-#: answer key and only a run's files have it.
+#: answer key and only a run's files have it; a file older than variants has no ``variant``
+#: and ``regions`` columns, which its scan fills as classic (:data:`VARIANT_DEFAULTS`).
 BOOK_COLUMNS = (
     "id",
     "givens",
     "solution",
     "box_rows",
     "box_cols",
-    "variant",
-    "regions",
     "tier",
     "score",
     "passes",
+    "variant",
+    "regions",
 )
 
 

@@ -125,13 +125,39 @@ def grid_text(values: list[int]) -> str:
 def dig(geo: Geometry, seed: int) -> str:
     """A minimal-ish unique puzzle: blank cells of a random grid while the answer stays unique."""
     rng = np.random.default_rng(seed)
-    values = parse(engine.random_grid(geo.n, seed=seed, box=geo.shape), geo.shape).values.copy()
+    values = parse(engine.random_grid(seed=seed, box=geo), geo).values.copy()
     for cell in rng.permutation(geo.ncells):
         keep = values[cell]
         values[cell] = 0
         if count_grid(Grid(geo, values), 2)[0] != 1:
             values[cell] = keep
     return to_text(geo, values)
+
+
+KEEP_WRONG = 0.25  # solution_states: chance that a wrong candidate stays in an open cell
+SOLVE = 0.3  # solution_states: chance that an open cell counts as solved by logic
+
+
+def solution_states(geo: Geometry, text: str, seed: int, count: int):
+    """(cand, placed, given, solution) pencil-mark states of a unique puzzle that its solution
+    fits: some open cells solved, some wrong candidates left (none a placed peer rules out).
+    Whatever a sound finder claims on them is true of the solution."""
+    values = parse(text, geo).values.astype(np.int32)
+    solution = parse(engine.solve(text, box=geo), geo).values.astype(np.int32)
+    given = (values != 0).astype(np.int32)
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        placed = np.where(given | (rng.random(geo.ncells) < SOLVE), solution, 0).astype(np.int32)
+        cand = np.zeros(geo.ncells, dtype=np.uint64)
+        for cell in range(geo.ncells):
+            if placed[cell]:
+                cand[cell] = 1 << (int(placed[cell]) - 1)
+                continue
+            seen = {int(placed[p]) for p in geo.peers[cell]}
+            digits = {int(solution[cell])}
+            digits |= {d for d in range(1, geo.n + 1) if rng.random() < KEEP_WRONG} - seen
+            cand[cell] = sum(1 << (d - 1) for d in digits)
+        yield cand, placed, given, solution
 
 
 # ---- hypothesis strategies ----------------------------------------------------------------------

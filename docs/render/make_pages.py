@@ -1,16 +1,20 @@
 """Regenerate the page images in this folder: a sample book for the layouts, a small real run
 (dug and graded puzzles) for the hints, worked solutions and report charts, the nightly book's
 front pages (contents, how to play, about the difficulty), large print, an imposed sheet, and
-two paperback covers (rasterised with pypdfium2).
+two paperback covers (rasterised with pypdfium2), and the variants (Sudoku-X, Windoku, Jigsaw and
+their combinations).
 
 Run: ``.venv/bin/python docs/render/make_pages.py`` (needs ``pdftoppm`` from poppler-utils and
-``chromium`` for the report's screenshot).
+``chromium`` for the report's screenshot); name parts to make only those, e.g.
+``make_pages.py variants``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -73,6 +77,24 @@ COVERS = {
     ),
 }
 COVER_TRIM = "6x9"
+#: Variant sections: (title, the sample section); then image -> heading of its page.
+VARIANT_SECTIONS = [
+    ("Sudoku-X", SampleSection("medium", 9, 2, 2, "x")),
+    ("Windoku", SampleSection("medium", 9, 2, 2, "windoku")),
+    ("Jigsaw", SampleSection("medium", 9, 1, 1, "jigsaw")),
+    ("Jigsaw-X", SampleSection("hard", 9, 2, 2, "jigsaw+x")),
+    ("Windoku-X", SampleSection("hard", 9, 2, 2, "windoku+x")),
+    ("Kids' Jigsaw", SampleSection("easy", 6, 4, 4, "jigsaw")),
+]
+VARIANT_IMAGES = {
+    "variant-x.png": "Sudoku-X",
+    "variant-windoku.png": "Windoku",
+    "variant-jigsaw.png": "Jigsaw",
+    "variant-jigsaw-x.png": "Jigsaw-X",
+    "variant-windoku-x.png": "Windoku-X",
+    "variant-jigsaw-6x6.png": "Kids' Jigsaw",
+    "variant-answers.png": "Answers: Jigsaw-X",
+}
 POINTS_PER_INCH = 72
 REPORT_WINDOW = "1200,1500"
 CHROMIUM = [
@@ -178,16 +200,47 @@ def _page_texts(pdf: Path) -> list[str]:
     return [page.strip() for page in pages.stdout.split("\f")]
 
 
-def main() -> None:
+def variants(folder: Path) -> None:
+    """A page of each variant, an answers page, the how-to-play page stating each variant's
+    rule once, and the 6x6 Jigsaw again with its regions tinted."""
+    book = sample_book([spec for _, spec in VARIANT_SECTIONS], seed=11, title="Variant Sudoku")
+    titles = [title for title, _ in VARIANT_SECTIONS]
+    sections = [
+        dataclasses.replace(section, title=title)
+        for section, title in zip(book.sections, titles, strict=True)
+    ]
+    book = dataclasses.replace(book, sections=sections)
+    pdf = folder / "variants.pdf"
+    result = render_book(book, pdf, PrintOptions())
+    first_pages = dict(result.contents) | {"rules": 2}
+    for name, heading in {"variant-rules.png": "rules", **VARIANT_IMAGES}.items():
+        page_png(pdf, first_pages[heading], name)
+    tinted = folder / "tinted.pdf"
+    result = render_book(book, tinted, PrintOptions(region_tint=True))
+    page_png(tinted, dict(result.contents)["Kids' Jigsaw"], "variant-jigsaw-tinted.png")
+
+
+PARTS = {
+    "layouts": layouts,
+    "real_run": real_run,
+    "nightly_front": nightly_front,
+    "large_print": large_print,
+    "imposed": imposed,
+    "covers": covers,
+    "variants": variants,
+}
+
+
+def main(names: list[str]) -> None:
+    unknown = sorted(set(names) - set(PARTS))
+    if unknown:
+        sys.exit(f"unknown part {', '.join(unknown)}: choose from {', '.join(PARTS)}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        layouts(folder)
-        real_run(folder)
-        nightly_front(folder)
-        large_print(folder)
-        imposed(folder)
-        covers(folder)
+        for part, make in PARTS.items():
+            if not names or part in names:
+                make(folder)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -10,7 +10,9 @@ kinds of exception written down here (``docs/variants.md`` prints these tables):
   and columns, a box's lines forming a band): true of boxes, not of a Jigsaw's regions.
 
 What stays on is checked by the soundness sweep (``tests/engine/test_variant_logic.py``): no
-step of any of them removes a solution's digit, on states of every variant.
+step of any of them removes a solution's digit, on states of every variant. The same sweep with
+the switch bypassed catches the uniqueness techniques and the finned and sashimi fish and empty
+rectangles (on Jigsaw) making wrong eliminations.
 """
 
 from __future__ import annotations
@@ -36,15 +38,18 @@ OFF_ON_VARIANTS = {
 #: Off on Jigsaw grids too, with the reason.
 OFF_ON_JIGSAW = {
     "empty_rectangle": _BLOCK + " (its box's crossing lines are read as one slice per box)",
-    "sue_de_coq": _BLOCK + " (a box and a line crossing in two or three cells)",
+    "sue_de_coq": "built for a box and a line crossing in two or three cells; a region can cross "
+    "a line in up to n cells (no wrong step seen in the sweep, but not proven: left off)",
     "finned_x_wing": _BLOCK + " (the fin's box as a band of cover lines)",
     "finned_swordfish": _BLOCK + " (the fin's box as a band of cover lines)",
     "finned_jellyfish": _BLOCK + " (the fin's box as a band of cover lines)",
     "sashimi_x_wing": _BLOCK + " (found with the finned fish)",
     "sashimi_swordfish": _BLOCK + " (found with the finned fish)",
     "sashimi_jellyfish": _BLOCK + " (found with the finned fish)",
-    "franken_fish": _BLOCK + " (boxes as base or cover sets beside lines)",
-    "mutant_fish": _BLOCK + " (boxes as base or cover sets beside lines)",
+    "franken_fish": _BLOCK + " (boxes as base or cover sets beside lines; no wrong step seen in "
+    "the sweep, but not proven: left off)",
+    "mutant_fish": _BLOCK + " (boxes as base or cover sets beside lines; no wrong step seen in "
+    "the sweep, but not proven: left off)",
 }
 
 

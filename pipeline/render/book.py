@@ -1,7 +1,9 @@
 """What goes into a book: puzzles, sections and the book itself, checked before any page is drawn.
 
 Puzzles arrive in the engine's text form (one string of n*n symbols, ``.`` for a blank) with their
-box shape; :func:`book_from_rows` builds a book from store rows (plain mappings) grouped by tier.
+box shape and variant (a Jigsaw with its regions; rows from files older than variants have
+neither column and print as classic); :func:`book_from_rows` builds a book from store rows (plain
+mappings) grouped by tier.
 Every check raises :class:`BookError` naming the puzzle, section or row at fault, because a
 half-printed book is worse than none.
 """
@@ -17,7 +19,7 @@ from typing import NoReturn
 import numpy as np
 
 import engine
-from engine.geometry import Geometry
+from engine.geometry import CLASSIC, Geometry, geometry
 from pipeline.errors import UserError
 
 LAYOUTS = (1, 2, 4, 6)  # puzzles per page a section may ask for
@@ -43,6 +45,8 @@ class BookPuzzle:
     """One puzzle as printed: its givens, its solution, and what the answer key may shade.
 
     ``passes`` gives, per cell, the logic pass in which the cell was solved (0 for a given).
+    ``variant`` is ``classic`` or a name such as ``jigsaw+x``; ``regions`` a Jigsaw's layout, one
+    symbol per cell naming its region (None for other variants).
     """
 
     id: str
@@ -53,6 +57,8 @@ class BookPuzzle:
     tier: str
     score: float | None = None
     passes: tuple[int, ...] | None = None
+    variant: str = CLASSIC
+    regions: str | None = None
 
     def __post_init__(self) -> None:
         if self.passes is not None:
@@ -67,10 +73,12 @@ class BookPuzzle:
     @cached_property
     def grids(self) -> PuzzleGrids:
         """Parse and cross-check givens, solution and passes."""
-        box = (self.box_rows, self.box_cols)
-        givens = self._parse("givens", box)
-        solution = self._parse("solution", box)
-        geo = givens.geometry
+        try:
+            geo = geometry(self.box_rows, self.box_cols, self.variant, self.regions)
+        except ValueError as exc:  # a bad variant name or Jigsaw layout
+            self._fail(str(exc))
+        givens = self._parse("givens", geo)
+        solution = self._parse("solution", geo)
         blanks = np.flatnonzero(solution.values == 0)
         if blanks.size:
             cell = geo.cell_name(int(blanks[0]))
@@ -86,7 +94,7 @@ class BookPuzzle:
             self._check_passes(geo, givens.values)
         return PuzzleGrids(geo, givens.values, solution.values)
 
-    def _parse(self, name: str, box: tuple[int, int]) -> engine.Grid:
+    def _parse(self, name: str, box: Geometry) -> engine.Grid:
         text = getattr(self, name)
         if not isinstance(text, str):
             self._fail(f"{name} must be a string, got {type(text).__name__}")
@@ -164,8 +172,9 @@ def book_from_rows(
 ) -> Book:
     """A book with one section per tier, in the order of ``layouts`` (tier -> puzzles per page).
 
-    Rows carry ``id, givens, solution, box_rows, box_cols, tier`` and optionally ``score`` and
-    ``passes``; a missing or NaN score prints as no score.
+    Rows carry ``id, givens, solution, box_rows, box_cols, tier`` and optionally ``score``,
+    ``passes``, ``variant`` and ``regions``; a missing or NaN score prints as no score, a missing
+    variant as classic.
     """
     by_tier: dict[str, list[BookPuzzle]] = {tier: [] for tier in layouts}
     for index, row in enumerate(rows):
@@ -204,6 +213,8 @@ def puzzle_from_row(row: Mapping, index: int) -> BookPuzzle:
             tier=str(row["tier"]),
             score=None if score is None or math.isnan(score) else float(score),
             passes=None if passes is None else tuple(passes),
+            variant=str(row.get("variant") or CLASSIC),
+            regions=row.get("regions"),
         )
     except BookError as exc:
         raise BookError(f"row {index}: {exc}") from None

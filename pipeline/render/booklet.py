@@ -55,6 +55,7 @@ from pipeline.render.pages import (
     text_area,
 )
 from pipeline.render.slots import MAX_CELL, best_columns
+from pipeline.render.variants import rule_sentences
 
 Page = TitlePage | TextPage | GridPage | NotesPage
 
@@ -250,24 +251,22 @@ def _grid_pages(
         numbered.append([Entry(number + k, puzzle) for k, puzzle in enumerate(section.puzzles)])
         number += len(section.puzzles)
     for section, entries, count in zip(book.sections, numbered, puzzles_per_page, strict=True):
-        yield from _chunked(section, entries, count, answer=False, large=options.large_print)
+        yield from _chunked(section, entries, count, options, answer=False)
     for section, entries, per_page in zip(book.sections, numbered, answers_per_page, strict=True):
-        yield from _chunked(section, entries, per_page, answer=True, shade=options.shade_answers)
+        yield from _chunked(section, entries, per_page, options, answer=True)
 
 
 def _chunked(
-    section: Section,
-    entries: list[Entry],
-    per_page: int,
-    *,
-    answer: bool,
-    shade: bool = False,
-    large: bool = False,
+    section: Section, entries: list[Entry], per_page: int, options: PrintOptions, *, answer: bool
 ) -> Iterator[GridPage]:
+    """A section's puzzle pages, or its answer pages (shaded by pass when asked for); large
+    print sets its puzzle labels up."""
+    shade = answer and options.shade_answers
+    large = not answer and options.large_print
     for start in range(0, len(entries), per_page):
         chunk = entries[start : start + per_page]
         first = start == 0
-        yield GridPage(section, chunk, per_page, answer, first, shade, large)
+        yield GridPage(section, chunk, per_page, answer, first, shade, large, options.region_tint)
 
 
 def _largest_symbol(count: int, area: Box, band: float, n: int) -> float:
@@ -364,16 +363,18 @@ def _front_flowables(
 
 
 def _how_to_play(book: Book, options: PrintOptions) -> list[str]:
+    """The rules: the grid sizes' symbols, each variant's extra rule once, how answers read."""
     geometries = {puzzle.grids.geometry for section in book.sections for puzzle in section.puzzles}
-    sizes = sorted(geometries, key=lambda g: g.n)
-    symbol = symbol_word(g.n for g in sizes)
-    if len(sizes) == 1:
-        held = f"each {symbol} {_symbol_range(sizes[0].symbols)} exactly once"
+    symbols = {g.n: g.symbols for g in sorted(geometries, key=lambda g: g.n)}  # one per size
+    symbol = symbol_word(symbols)
+    if len(symbols) == 1:
+        held = f"each {symbol} {_symbol_range(*symbols.values())} exactly once"
     else:
-        ranges = ", ".join(f"{_symbol_range(g.symbols)} in a {g.n}x{g.n} grid" for g in sizes)
+        ranges = ", ".join(f"{_symbol_range(s)} in a {n}x{n} grid" for n, s in symbols.items())
         held = f"each {symbol} exactly once: {ranges}"
     rules = [
         f"Fill every empty cell so that each row, each column and each outlined box holds {held}.",
+        *rule_sentences({g.variant for g in geometries}, symbol),
         f"In the answers at the back, the clues are bold and the {symbol}s you fill in grey.",
     ]
     if options.shade_answers:

@@ -257,7 +257,7 @@ def render_cover(
         if text is not None:
             check_text(text, f"cover {field}")
     geometry = CoverGeometry(print_options.trim_size, pages, options.paper)
-    design = _Design(book, geometry, options, fonts())
+    design = _Design(book, geometry, options, fonts(), print_options.region_tint)
     path = Path(path)
     with atomic_path(path) as temporary, temporary.open("wb") as handle:
         canv = Canvas(
@@ -349,9 +349,14 @@ class _Design:
     a text that cannot fit fails before the file is opened."""
 
     def __init__(
-        self, book: Book, geometry: CoverGeometry, options: CoverOptions, chosen: Fonts
+        self,
+        book: Book,
+        geometry: CoverGeometry,
+        options: CoverOptions,
+        chosen: Fonts,
+        tint: bool,
     ) -> None:
-        self.geometry, self.fonts = geometry, chosen
+        self.geometry, self.fonts, self.tint = geometry, chosen, tint
         self.ground = _colour(options.background)
         self.accent = _colour(options.accent)
         self.ink = BLACK if _ground_is_light(options.background) else WHITE
@@ -463,8 +468,8 @@ class _Design:
         canv.setLineWidth(CARD_FRAME)
         inset = CARD_FRAME / 2  # the frame's stroke stays inside the card
         canv.rect(x + inset, y + inset, side - CARD_FRAME, side - CARD_FRAME, stroke=1, fill=1)
-        grid = side - 2 * margin
-        GridFlowable(puzzle.grids, grid, self.fonts).drawOn(canv, x + margin, y + margin)
+        grid = GridFlowable(puzzle.grids, side - 2 * margin, self.fonts, tint=self.tint)
+        grid.drawOn(canv, x + margin, y + margin)
 
 
 def _stack(canv: Canvas, paragraphs: Sequence[Paragraph], area: Box, top: float) -> float:

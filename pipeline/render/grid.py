@@ -1,9 +1,13 @@
-"""The grid flowable: one Sudoku grid of any box shape, as a puzzle or as an answer.
+"""The grid flowable: one Sudoku grid of any box shape and variant, as a puzzle or as an answer.
 
-Thin rules separate cells and thick rules separate boxes; no rule is thinner than 0.75 pt, the
-finest a print service promises to reproduce. In an answer the givens stay bold black and the
-filled symbols are regular dark grey, so a reader tells them apart; cells may be shaded by the
-logic pass that solved them (later passes darker: the shading shows where the puzzle was hard).
+Thin rules separate cells and thick rules separate boxes (a Jigsaw's regions); no rule is thinner
+than 0.75 pt, the finest a print service promises to reproduce. In an answer the givens stay bold
+black and the filled symbols are regular dark grey, so a reader tells them apart.
+
+Cells carry at most one kind of shading, so every grey on a grid means one thing: the logic pass
+that solved the cell (an answer key that asks for it: later passes darker, showing where the
+puzzle was hard), else a variant's extra units (:mod:`pipeline.render.variants`), else, when
+asked, a tint per Jigsaw region.
 """
 
 from __future__ import annotations
@@ -14,8 +18,10 @@ import numpy as np
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable
 
+from engine.geometry import Geometry
 from pipeline.render.book import PuzzleGrids
 from pipeline.render.fonts import Fonts
+from pipeline.render.variants import WHITE, Segment, region_tints, rule_segments, variant_greys
 
 THIN_RULE = 0.75  # pt
 THICK_RULE_PER_CELL = 0.08  # box rules scale with the cell, within these bounds
@@ -49,8 +55,24 @@ def _symbol_widths(font: str, size: float, symbols: str) -> dict[str, float]:
     return {symbol: pdfmetrics.stringWidth(symbol, font, size) for symbol in symbols}
 
 
+def cell_greys(
+    geo: Geometry, passes: tuple[int, ...] | None = None, tint: bool = False
+) -> np.ndarray:
+    """The grey each cell is filled with (``WHITE``: not filled): by logic pass when ``passes``
+    are given, else the variant's shaded cells, else (``tint``) the Jigsaw regions' tints."""
+    if passes is not None:
+        return np.asarray([pass_shade(level) if level else WHITE for level in passes])
+    greys = variant_greys(geo)
+    if (greys < WHITE).any():
+        return greys
+    if tint and "jigsaw" in geo.parts:
+        return region_tints(geo)
+    return np.full(geo.ncells, WHITE)
+
+
 class GridFlowable(Flowable):
-    """A square grid ``size`` points wide: the puzzle's givens, or (``answer``) its solution."""
+    """A square grid ``size`` points wide: the puzzle's givens, or (``answer``) its solution;
+    ``passes`` shades an answer by logic pass, ``tint`` a Jigsaw's regions."""
 
     def __init__(
         self,
@@ -60,6 +82,7 @@ class GridFlowable(Flowable):
         *,
         answer: bool = False,
         passes: tuple[int, ...] | None = None,
+        tint: bool = False,
     ) -> None:
         super().__init__()
         self.grids = grids
@@ -67,6 +90,7 @@ class GridFlowable(Flowable):
         self.fonts = fonts
         self.answer = answer
         self.passes = passes
+        self.tint = tint
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         return (self.size, self.size)
@@ -74,8 +98,7 @@ class GridFlowable(Flowable):
     def draw(self) -> None:
         geo = self.grids.geometry
         cell = self.size / geo.n
-        if self.passes is not None:
-            self._shade(cell)
+        self._shade(cell, cell_greys(geo, self.passes, self.tint))
         self._rules(cell)
         given = self.grids.givens != 0
         self._symbols(cell, self.grids.givens, given, self.fonts.grid_bold, GIVEN_GREY)
@@ -87,29 +110,45 @@ class GridFlowable(Flowable):
         n = self.grids.geometry.n
         return (cells % n) * cell, self.size - (cells // n + 1) * cell
 
-    def _shade(self, cell: float) -> None:
+    def _shade(self, cell: float, greys: np.ndarray) -> None:
+        """Filled cells, lightest grey first."""
         canv = self.canv
-        passes = np.asarray(self.passes)
-        for level in np.unique(passes[passes > 0]):
-            xs, ys = self._cell_origin(np.flatnonzero(passes == level), cell)
-            canv.setFillGray(pass_shade(int(level)))
+        for grey in np.unique(greys[greys < WHITE])[::-1].tolist():
+            xs, ys = self._cell_origin(np.flatnonzero(greys == grey), cell)
+            canv.setFillGray(grey)
             for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
                 canv.rect(x, y, cell, cell, stroke=0, fill=1)
 
     def _rules(self, cell: float) -> None:
-        canv, geo, size = self.canv, self.grids.geometry, self.size
-        thin: list[tuple[float, float, float, float]] = []
-        thick: list[tuple[float, float, float, float]] = []
-        for k in range(1, geo.n):
-            x, y = k * cell, size - k * cell
-            (thick if k % geo.box_cols == 0 else thin).append((x, 0, x, size))
-            (thick if k % geo.box_rows == 0 else thin).append((0, y, size, y))
+        canv, size = self.canv, self.size
+        thin, thick = rule_segments(self.grids.geometry)
+        width = thick_rule(cell)
         canv.setStrokeGray(0)
         canv.setLineWidth(THIN_RULE)
-        canv.lines(thin)
-        canv.setLineWidth(thick_rule(cell))
-        canv.lines(thick)
+        canv.lines(self._points(thin, cell, 0.0))
+        canv.setLineWidth(width)
+        canv.lines(self._points(thick, cell, width / 2))
         canv.rect(0, 0, size, size, stroke=1, fill=0)
+
+    def _points(
+        self, segments: tuple[Segment, ...], cell: float, reach: float
+    ) -> list[tuple[float, float, float, float]]:
+        """Segments in cells as lines in points. An end inside the grid reaches ``reach`` on
+        (half a thick rule), so where a region's border turns a corner its two rules meet without
+        a notch; ends on the frame stay, and a classic grid's whole lines come out as before."""
+        n, size = self.grids.geometry.n, self.size
+        at = [k * cell for k in range(n)] + [size]  # the last rule is the frame, exactly
+        lines = []
+        for x0, y0, x1, y1 in segments:
+            if x0 == x1:  # vertical, drawn upwards: y0 is its lower end's row line
+                bottom = size - at[y0] - (reach if y0 < n else 0.0)
+                top = size - at[y1] + (reach if y1 > 0 else 0.0)
+                lines.append((at[x0], bottom, at[x0], top))
+            else:
+                left = at[x0] - (reach if x0 > 0 else 0.0)
+                right = at[x1] + (reach if x1 < n else 0.0)
+                lines.append((left, size - at[y0], right, size - at[y0]))
+        return lines
 
     def _symbols(
         self, cell: float, values: np.ndarray, mask: np.ndarray, font: str, grey: float

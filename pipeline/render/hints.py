@@ -16,6 +16,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph
 
 import engine
+from engine.geometry import Geometry
 from pipeline.explain import Explanation, effects, explain, first_hint, reason
 from pipeline.render.book import Book, BookError, BookPuzzle
 from pipeline.render.pages import bold_text, symbol_word
@@ -104,11 +105,12 @@ def worked_lines(explained: Explanation) -> list[tuple[str, str]]:
 def _explained(puzzle: BookPuzzle) -> Explanation:
     """The puzzle's path; a puzzle without one solution has none to print."""
     try:
-        return _explain_cached(puzzle.givens, puzzle.box_rows, puzzle.box_cols)
+        return _explain_cached(puzzle.givens, puzzle.grids.geometry)
     except (engine.InvalidPuzzle, engine.NoSolution, engine.MultipleSolutions) as exc:
         raise BookError(f"puzzle {puzzle.id!r}: no worked solution or hint: {exc}") from None
 
 
 @lru_cache(maxsize=EXPLAINED_CACHE)
-def _explain_cached(givens: str, box_rows: int, box_cols: int) -> Explanation:
-    return explain(givens, f"{box_rows}x{box_cols}")
+def _explain_cached(givens: str, geo: Geometry) -> Explanation:
+    """The geometry carries the variant, so a Jigsaw is solved on its regions."""
+    return explain(givens, geo)

@@ -46,6 +46,7 @@ class PrintOptions:
     hints: bool = False  # a hints section: each puzzle's first step beyond the singles
     worked_solutions: tuple[str, ...] = ()  # tiers whose puzzles get a worked solution
     large_print: bool = False  # 1-2 puzzles a page, clues of 24 pt or more, 16 pt text
+    region_tint: bool = False  # Jigsaw regions tinted in light greys, neighbours apart
 
     def __post_init__(self) -> None:
         """The one check of print options: recipes (``pipeline.recipe``) and the CLI build them
@@ -70,7 +71,7 @@ class PrintOptions:
             _fail("imposition", f"{self.imposition!r} is not one of {', '.join(IMPOSITIONS)}")
         if self.imposition == SADDLE_STITCH and self.binding != SADDLE_STITCH:
             _fail("imposition", "saddle-stitch imposition needs binding 'saddle-stitch'")
-        for field in ("bleed", "shade_answers", "hints", "large_print"):
+        for field in ("bleed", "shade_answers", "hints", "large_print", "region_tint"):
             if not isinstance(getattr(self, field), bool):
                 _fail(field, f"expected true or false, got {getattr(self, field)!r}")
         count = self.answers_per_page

@@ -211,6 +211,7 @@ class GridPage:
     first: bool = False  # first page of the section (puzzles) or of its answers
     shade: bool = False
     large: bool = False  # large print: bigger puzzle labels
+    tint: bool = False  # Jigsaw regions tinted
 
     @property
     def heading(self) -> str:
@@ -229,7 +230,12 @@ class GridPage:
             self._label(canv, entry, slot.grid, slot.label_y, size, fonts)
             passes = entry.puzzle.passes if shaded else None
             grid = GridFlowable(
-                entry.puzzle.grids, slot.grid.width, fonts, answer=self.answer, passes=passes
+                entry.puzzle.grids,
+                slot.grid.width,
+                fonts,
+                answer=self.answer,
+                passes=passes,
+                tint=self.tint,
             )
             grid.drawOn(canv, slot.grid.x0, slot.grid.y0)
         if shaded:

@@ -7,40 +7,15 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-import engine
 from engine.geometry import Geometry, geometry
 from engine.logic import workspace
-from engine.text import parse
 from tests.conftest import TEST_DATA, read_puzzles
-from tests.helpers import dig
+from tests.helpers import dig, solution_states
 
 FINDERS = ("unique_rectangle", "hidden_rectangle", "avoidable_rectangle", "sue_de_coq")
 STATES = 40  # per puzzle
-KEEP_WRONG = 0.25  # chance that a wrong candidate stays in an open cell
-SOLVE = 0.3  # chance that an open cell counts as solved by logic
-
-
-def states(geo: Geometry, text: str, seed: int, count: int):
-    """(cand, placed, given, solution) states of a unique puzzle that its solution fits."""
-    values = parse(text, geo.shape).values.astype(np.int32)
-    solution = parse(engine.solve(text, box=geo.shape), geo.shape).values.astype(np.int32)
-    given = (values != 0).astype(np.int32)
-    rng = np.random.default_rng(seed)
-    for _ in range(count):
-        placed = np.where(given | (rng.random(geo.ncells) < SOLVE), solution, 0).astype(np.int32)
-        cand = np.zeros(geo.ncells, dtype=np.uint64)
-        for cell in range(geo.ncells):
-            if placed[cell]:
-                cand[cell] = 1 << (int(placed[cell]) - 1)
-                continue
-            seen = {int(placed[p]) for p in geo.peers[cell]}
-            digits = {int(solution[cell])}
-            digits |= {d for d in range(1, geo.n + 1) if rng.random() < KEEP_WRONG} - seen
-            cand[cell] = sum(1 << (d - 1) for d in digits)
-        yield cand, placed, given, solution
 
 
 def sweep(geo: Geometry, puzzles: list[str]) -> Counter:
@@ -48,7 +23,7 @@ def sweep(geo: Geometry, puzzles: list[str]) -> Counter:
     space = workspace(geo)
     found: Counter = Counter()
     for seed, text in enumerate(puzzles):
-        for cand, placed, given, solution in states(geo, text, seed, STATES):
+        for cand, placed, given, solution in solution_states(geo, text, seed, STATES):
             for technique in FINDERS:
                 for step in space.find(technique, cand, placed, given).all_steps():
                     assert all(solution[c] != d for c, d in step.eliminations), (technique, text)

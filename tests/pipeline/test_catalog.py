@@ -461,3 +461,37 @@ def test_a_resumed_run_redoes_chunks_that_are_not_its_own(tmp_path: Path) -> Non
     assert [row["id"] for row in read_rows(clean.folder / PUZZLES_FILE)] == [
         row["id"] for row in clean.rows
     ]
+
+
+COLOSSAL = """
+title = "{title}"
+seed = 36
+output = "{output}"
+[print]
+about = false
+trim = {{ width = 8.5, height = 11 }}
+[[sections]]
+title = "Colossal"
+size = 36
+tier = "easy"
+count = 2
+minimal = false
+layout = 1
+"""
+
+
+def test_a_36x36_book_is_deduplicated_like_any_other(tmp_path: Path) -> None:
+    """The canonical form reaches 36x36 (a graph labelling past 25x25): a second book from the
+    same seed digs the first one's puzzles again, and the catalog refuses them."""
+    recipes, said = [], []
+    for title in ("Colossal One", "Colossal Two"):
+        recipe = tmp_path / f"{title.split()[1]}.toml"
+        recipe.write_text(COLOSSAL.format(title=title, output=tmp_path / "output"))
+        recipes.append(recipe)
+        result = runner.invoke(app, ["run", str(recipe)])
+        assert result.exit_code == 0, result.stderr
+        said.append(result.stdout)
+    assert "0 duplicates replaced" in said[0] and "2 duplicates replaced" in said[1]
+    first, second = (book_ids(recipe) for recipe in recipes)
+    assert len(first) == len(second) == 2 and not first & second
+    assert committed(tmp_path / "output") == first | second

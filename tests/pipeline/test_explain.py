@@ -14,10 +14,11 @@ import pyarrow.parquet as pq
 import pytest
 
 import engine
+from engine.geometry import geometry
 from engine.logic.names import NAMES
 from engine.path import FISH_SIZES, LOCKED_NAMES
 from pipeline.app import BAD_ARGUMENTS
-from pipeline.explain import explain, first_hint, to_json
+from pipeline.explain import explain, first_hint, reason, to_json
 from tests.conftest import read_puzzles
 from tests.helpers import (
     invoke,
@@ -256,3 +257,18 @@ def test_forcing_steps_say_what_was_supposed(shared_data: Path) -> None:
     for line in lines:
         match = re.search(r"Suppose (r\d+c\d+)=(\d): .* so \2 cannot go in \1 => \1<>\2$", line)
         assert match, line
+
+
+def test_an_x_puzzle_is_explained_on_its_diagonals() -> None:
+    """Steps on a variant's own units name them (a hidden single on a diagonal, a diagonal's
+    locked candidates), and every placement the words give is the solution's."""
+    geo = geometry(3, 3, "x")
+    words = []
+    for seed in range(4):
+        dug = engine.dig(engine.random_grid(seed=seed, box=geo), "medium", seed=seed, box=geo)
+        explained = explain(dug.puzzle, geo)
+        for step in explained.steps:
+            assert all(dug.solution[c] == geo.symbols[v - 1] for c, v in step.placements)
+            words.append(reason(step, geo))
+    assert any("Look at the main diagonal" in w or "Look at the anti-diagonal" in w for w in words)
+    assert any("diagonal, so cross" in w or "diagonal: its" in w for w in words), words

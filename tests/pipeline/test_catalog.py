@@ -229,6 +229,49 @@ def test_commit_records_every_size_and_a_rerun_replaces_its_entries(tmp_path: Pa
     assert query(tmp_path, "SELECT run_id, book FROM books") == [("run-a", "book")]
 
 
+# the tables of a catalog before variants (PRAGMA user_version 1)
+VERSION_1 = (
+    "CREATE TABLE books (run_id TEXT PRIMARY KEY, book TEXT NOT NULL, printed TEXT NOT NULL)",
+    """CREATE TABLE puzzles (
+        id TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL REFERENCES books (run_id) ON DELETE CASCADE,
+        box_rows INTEGER NOT NULL CHECK (box_rows > 0),
+        box_cols INTEGER NOT NULL CHECK (box_cols > 0),
+        size INTEGER NOT NULL CHECK (size = box_rows * box_cols),
+        canonical TEXT NOT NULL,
+        tier TEXT NOT NULL) WITHOUT ROWID""",
+    "CREATE TABLE reservations (id TEXT PRIMARY KEY, run_id TEXT NOT NULL, reserved TEXT NOT NULL)",
+    """CREATE TABLE imports (manifest_sha256 TEXT PRIMARY KEY, source TEXT NOT NULL,
+        imported TEXT NOT NULL, books INTEGER NOT NULL, puzzles INTEGER NOT NULL)""",
+    "INSERT INTO books VALUES ('old-run', 'old-book', '2024-01-01T00:00:00+00:00')",
+    "INSERT INTO puzzles VALUES ('old1', 'old-run', 3, 3, 9, 'form-old1', 'easy')",
+    "PRAGMA user_version = 1",
+)
+
+
+def test_a_catalog_from_before_variants_gains_their_columns(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / DATABASE)
+    for statement in VERSION_1:
+        db.execute(statement)
+    db.commit()
+    db.close()
+    catalog = Catalog(tmp_path)
+    assert catalog.known_ids() == {"old1"}
+    jigsaw = entry("jig1", 6) | {"variant": "jigsaw", "regions": "1" * 6 + "2" * 6 + "3" * 24}
+    catalog.commit("new-run", "new-book", [jigsaw, entry("x1", 9) | {"variant": "x"}])
+    found = query(tmp_path, "SELECT id, variant, regions FROM puzzles ORDER BY id")
+    assert found == [
+        ("jig1", "jigsaw", jigsaw["regions"]),
+        ("old1", "classic", None),
+        ("x1", "x", None),
+    ]
+    assert query(tmp_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+    target = tmp_path / "export.parquet"
+    assert catalog.export(target) == 3
+    exported = {row["id"]: row["variant"] for row in pq.read_table(target).to_pylist()}
+    assert exported == {"jig1": "jigsaw", "old1": "classic", "x1": "x"}
+
+
 def test_commit_refuses_a_puzzle_another_run_holds(tmp_path: Path) -> None:
     catalog = Catalog(tmp_path)
     catalog.commit("run-a", "book-a", [entry("aa")])
@@ -262,6 +305,7 @@ def test_an_old_catalog_is_imported_once_and_its_puzzles_stay_out(tmp_path: Path
     again = runner.invoke(app, ["run", str(book(tmp_path, "Newer Book", seed=5, size=6))])
     assert again.exit_code == 0 and "imported" not in again.stderr
     assert query(output, "SELECT books, puzzles FROM imports") == [(2, 8)]
+    assert query(output, "SELECT DISTINCT variant, regions FROM puzzles") == [("classic", None)]
 
 
 def test_catalog_import_reads_an_old_catalog_from_elsewhere_once(tmp_path: Path) -> None:

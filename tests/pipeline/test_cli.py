@@ -137,7 +137,7 @@ def test_choices_match_the_modules_that_own_them() -> None:
     import pipeline.recipe_schema as schema
     import pipeline.store
     from engine.dig import SYMMETRIES
-    from engine.geometry import MAX_SIZE, MIN_SIZE
+    from engine.geometry import CLASSIC, MAX_SIZE, MIN_SIZE
     from pipeline.commands import choices
     from pipeline.formats import FORMATS
     from pipeline.render.book import LAYOUTS
@@ -150,6 +150,7 @@ def test_choices_match_the_modules_that_own_them() -> None:
     assert choices.IMPOSITIONS == IMPOSITIONS
     assert (choices.MIN_SIZE, choices.MAX_SIZE) == (MIN_SIZE, MAX_SIZE)
     assert choices.ALL_CORES == schema.ALL_CORES
+    assert choices.CLASSIC == CLASSIC
     assert choices.MAX_SEED == schema.MAX_SEED
     assert choices.PUZZLES_FILE == pipeline.store.PUZZLES_FILE
     assert choices.DEFAULT_CHUNK_SIZE == schema.DEFAULT_CHUNK_SIZE

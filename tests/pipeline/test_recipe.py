@@ -146,6 +146,18 @@ def test_tls_files_are_relative_to_the_recipe():
     assert spec.tls_key == Path("/books/me.key") and not spec.insecure
 
 
+def test_variants_read_in_one_spelling_and_classic_recipes_keep_their_hash():
+    base = parse_recipe(valid(), SOURCE)
+    assert {section.variant for section in base.sections} == {"classic"}
+    spelled = parse_recipe(with_change(("sections", 0, "variant"), "X + Jigsaw"), SOURCE)
+    assert spelled.sections[0].variant == "jigsaw+x"
+    classic = with_change(("sections", 0, "variant"), "classic")
+    assert recipe_hash(parse_recipe(classic, SOURCE)) == recipe_hash(base)
+    assert recipe_hash(spelled) != recipe_hash(base)
+    book = load_recipe(CONFIGS / "variants.toml")
+    assert {section.variant for section in book.sections} == {"x", "windoku", "jigsaw", "jigsaw+x"}
+
+
 def test_box_alone_sets_the_size():
     recipe = parse_recipe(with_change(("sections", 0, "box"), "3x4"), SOURCE)
     assert (recipe.sections[0].size, recipe.sections[0].box) == (12, "3x4")
@@ -179,6 +191,11 @@ MISTAKES = [
     (("sections", 0, "count"), 10**15, "sections[0].count", "integer from 1 to 1000000"),
     (("sections", 0, "symmetry"), "spiral", "sections[0].symmetry", "rotate180"),
     (("sections", 0, "minimal"), "yes", "sections[0].minimal", "true or false"),
+    (("sections", 2, "variant"), "xx", "sections[2].variant", "unknown variant 'xx': choose"),
+    (("sections", 0, "variant"), "classic+x", "sections[0].variant", "does not combine"),
+    (("sections", 0, "variant"), 9, "sections[0].variant", "jigsaw, windoku, x joined by '+'"),
+    (("sections", 1, "variant"), "windoku", "sections[1].variant", "a 9x9 variant, not 6x6"),
+    (("sections", 1, "variant"), "jigsaw", "sections[1].box", "regions replace the boxes"),
     (("sections", 0, "colour"), 1, "sections[0].colour", "allowed keys"),
     (("parallel", "backend"), "ray", "parallel.backend", "loky, dask"),
     (("parallel", "scheduler"), "tcp://127.0.0.1:8786", "parallel.scheduler", "insecure"),

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from pipeline.dig import dig_solutions
 from pipeline.generate import generate_grids
+from pipeline.grid_files import SolutionGrids
 from pipeline.parallel import (
     AHEAD,
     WORKER_START,
@@ -219,7 +220,7 @@ def test_chunk_size_changes_neither_grids_nor_puzzles(tmp_path, monkeypatch) -> 
         grids.append(strip(read_rows(path)))
         solutions = [row["solution"] for row in grids[-1]][:30]
         dug = tmp_path / f"dug-{n_jobs}-{chunk_size}.parquet"
-        assert dig_solutions(solutions, section, 8, spec, dug) == 30
+        assert dig_solutions(SolutionGrids(solutions, 2, 2), section, 8, spec, dug) == 30
         puzzles.append(strip(read_rows(dug)))
     assert all(rows == grids[0] for rows in grids) and len({r["id"] for r in grids[0]}) > 1
     assert all(rows == puzzles[0] for rows in puzzles)

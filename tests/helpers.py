@@ -315,6 +315,52 @@ def small_recipe(
     return path
 
 
+VARIANT_RECIPE = """
+title = "Variant Test"
+seed = {seed}
+output = "{output}"
+[parallel]
+n_jobs = 1
+chunk_size = 2
+[print]
+about = false
+[[sections]]
+title = "X"
+size = 6
+variant = "X"
+tier = "easy"
+count = 2
+[[sections]]
+title = "Windoku"
+variant = "windoku"
+tier = "easy"
+count = 1
+minimal = false
+[[sections]]
+title = "Jigsaw"
+size = 6
+variant = "jigsaw"
+tier = "easy"
+count = 3
+[[sections]]
+title = "Jigsaw-X"
+size = 6
+variant = "x+jigsaw"
+tier = "easy"
+count = 1
+minimal = false
+"""
+
+
+def variant_recipe(folder: Path, seed: int = 5) -> Path:
+    """A recipe of easy 6x6 X, 9x9 Windoku, 6x6 Jigsaw and Jigsaw-X sections (the last two a
+    layout per puzzle; names spelled freely) written in ``folder``, output under it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "variants.toml"
+    path.write_text(VARIANT_RECIPE.format(seed=seed, output=folder / "output"))
+    return path
+
+
 def content(rows: list[dict]) -> list[dict]:
     """Rows without timestamps: what must be equal between equivalent runs."""
     return [{k: v for k, v in row.items() if k not in TIMESTAMPS} for row in rows]

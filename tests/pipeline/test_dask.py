@@ -41,7 +41,7 @@ from pipeline.recipe import ParallelSpec, RecipeError, SectionSpec, load_recipe,
 from pipeline.run import run_book
 from pipeline.tasks import DigJob, dig_chunk, plan_chunks, section_tiers
 from tests.conftest import read_puzzles
-from tests.helpers import content, small_recipe
+from tests.helpers import content, small_recipe, variant_recipe
 from tests.pipeline import worker_tasks
 
 # one worker builds this module's shared fixtures once (make test: pytest -n auto --dist
@@ -130,6 +130,17 @@ def test_dask_gives_the_same_rows_as_local_processes(tmp_path: Path, scheduler: 
     on_dask = run_book(dask)
     assert on_dask.manifest["parallel"]["backend"] == "dask"
     assert content(on_dask.rows) == content(local.rows)
+
+
+def test_dask_digs_the_same_variant_puzzles_as_local_processes(
+    tmp_path: Path, scheduler: str
+) -> None:
+    recipe = load_recipe(variant_recipe(tmp_path))  # X, Windoku, a layout per Jigsaw puzzle
+    local = run_book(recipe)
+    dask = with_overrides(
+        recipe, output=tmp_path / "dask", backend="dask", scheduler=scheduler, insecure=True
+    )
+    assert content(run_book(dask).rows) == content(local.rows)
 
 
 def loaded_kernels() -> int:

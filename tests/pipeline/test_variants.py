@@ -31,53 +31,11 @@ from tests.helpers import (
     one_error_line,
     rule_units,
     sat_solutions,
+    variant_recipe,
 )
 
-VARIANT_RECIPE = """
-title = "Variant Test"
-seed = {seed}
-output = "{output}"
-[parallel]
-n_jobs = 1
-chunk_size = 2
-[print]
-about = false
-[[sections]]
-title = "X"
-size = 6
-variant = "X"
-tier = "easy"
-count = 2
-[[sections]]
-title = "Windoku"
-variant = "windoku"
-tier = "easy"
-count = 1
-minimal = false
-[[sections]]
-title = "Jigsaw"
-size = 6
-variant = "jigsaw"
-tier = "easy"
-count = 3
-[[sections]]
-title = "Jigsaw-X"
-size = 6
-variant = "x+jigsaw"
-tier = "easy"
-count = 1
-minimal = false
-"""
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SECTION_VARIANTS = ["x"] * 2 + ["windoku"] + ["jigsaw"] * 3 + ["jigsaw+x"]
-
-
-def variant_recipe(folder: Path, seed: int = 5) -> Path:
-    """The four-section variant recipe written in ``folder``, output under it."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "variants.toml"
-    path.write_text(VARIANT_RECIPE.format(seed=seed, output=folder / "output"))
-    return path
 
 
 @pytest.fixture(scope="module")

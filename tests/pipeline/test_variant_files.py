@@ -5,6 +5,7 @@ writes, and files written before variants reading as classic."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -18,6 +19,7 @@ from engine.geometry import geometry
 from engine.layouts import random_layout
 from pipeline.formats import read_puzzles
 from pipeline.formats.writers import write_rows
+from pipeline.store import MANIFEST_FILE, PUZZLES_FILE, read_rows
 from pipeline.tasks import INVALID, MULTIPLE, OK
 from tests.helpers import UNIQUE, invoke, one_error_line, tagged_line
 
@@ -191,3 +193,47 @@ def test_tagged_lines_and_tables_read_back_as_written(
         read = [row for chunk in read_puzzles([source]) for row in chunk]
         assert [(row.puzzle, row.variant, row.regions) for row in read] == rows
         assert all(row.ok for row in read)
+
+
+SOURCE_RECIPE = """
+title = "Bought Variants"
+seed = 3
+output = "{output}"
+[parallel]
+n_jobs = 1
+[print]
+about = false
+[[sections]]
+title = "Bought X"
+variant = "x"
+tier = "easy"
+count = 1
+source = "bought.txt"
+[[sections]]
+title = "Bought Jigsaw"
+size = 6
+variant = "jigsaw"
+tier = "easy"
+count = 1
+source = "bought.txt"
+"""
+
+
+def test_a_source_section_prints_the_puzzles_of_its_variant(tmp_path: Path) -> None:
+    (tmp_path / "bought.txt").write_text("\n".join([*MIXED[:4], X_PUZZLE]) + "\n")
+    recipe = tmp_path / "bought.toml"
+    recipe.write_text(SOURCE_RECIPE.format(output=tmp_path / "output"))
+    code, _, stderr = invoke("run", recipe, "-q")
+    assert code == 0, stderr
+    (folder,) = (tmp_path / "output" / "bought-variants").iterdir()
+    rows = read_rows(folder / PUZZLES_FILE)
+    assert [(row["variant"], row["givens"], row["position"]) for row in rows] == [
+        ("x", X_PUZZLE, 1),
+        ("jigsaw", JIGSAW, 3),
+    ]
+    assert rows[1]["regions"] == LAYOUT
+    sources = json.loads((folder / MANIFEST_FILE).read_text())["sources"]
+    # the X section's grid is 9x9: the Windoku is of another variant, the untagged lines X
+    # puzzles (the section's variant), the 6x6 Jigsaw of another shape; the Jigsaw section's
+    # grid is 6x6, so every other row is of another shape
+    assert [(s["other_variant"], s["skipped"]) for s in sources] == [(1, 1), (0, 4)]

@@ -71,11 +71,11 @@ def source_rows(
             seen.add(rows[-1]["id"])
     if len(rows) < spec.count:
         raise PipelineError(
-            f"section {spec.title!r}: {spec.source} has {len(rows)} new {spec.tier!r} puzzles of "
-            f"{spec.size}x{spec.size}, {spec.count} wanted (of {counts['rows']} rows, "
-            f"{counts['skipped']} invalid, of another shape or not unique, "
-            f"{counts['other_variant']} of another variant, {counts['other_tier']} of another "
-            f"tier, {duplicates} already in a book or this one)"
+            f"section {spec.title!r}: {spec.source} has {len(rows)} new {spec.tier!r} "
+            f"{spec.variant} puzzles of {spec.size}x{spec.size}, {spec.count} wanted "
+            f"(of {counts['rows']} rows, {counts['skipped']} invalid, of another shape or not "
+            f"unique, {counts['other_variant']} of another variant, {counts['other_tier']} of "
+            f"another tier, {duplicates} already in a book or this one)"
         )
     record = {"section": index, "file": str(spec.source), "sha256": file_digest(spec.source)}
     return rows, record | counts | {"duplicates": duplicates, "chosen": len(rows)}

@@ -41,9 +41,9 @@ How it works (``dig``):
   be met raise :class:`ImpossibleBand` at once; bands not met within the budget raise
   :class:`DigFailed` naming the closest grade seen.
 
-* Large grids (16x16 up) and variants, not minimal, for a band that stops short of trial and
-  error and needs more than singles (the sizes' hard and expert tiers; a variant's extra units
-  make its minimal puzzles sparse and mostly past any such band): a *graded walk* instead.
+* Large grids (16x16 up), not minimal, for a band that stops short of trial and error and needs
+  more than singles (the sizes' hard and expert tiers), and variants' bands up to hard (a
+  variant's extra units make its minimal puzzles sparse and mostly harder): a *graded walk*.
   Starting from the full grid, orbits go in a random order while the grader's ladder, cut at
   the band's top score (``rate_within``), still solves the puzzle, which proves it unique as
   well (a puzzle that used a uniqueness step is counted). The walk ends as hard as the band
@@ -113,6 +113,9 @@ FRESH_TRIES = 30  # fresh digs before the local search starts (common bands need
 STALL_RESTART = 8  # local-search moves without progress before a fresh dig
 FRESH_BATCH_CELLS = 1296  # one kernel call digs at most this many cells' worth of grids
 LARGE_GRID = 16  # from this size the default tiers are singles-level (see tiers_for)
+# a variant's bands up to this score (medium, hard) take the graded walk: fresh digs of a
+# 9x9 Jigsaw+X or 12x12 Jigsaw missed them in 60 s; expert's fresh digs land (about 8x the walk)
+WALK_TOP = 6.0
 LARGE_NODE_CAP = 64  # branches per uniqueness count per grid side on grids larger than 16x16
 #: the least score of a puzzle that used a step assuming uniqueness (a pass of such steps holds
 #: no other technique, so it rates at least the easier one's rating)
@@ -462,11 +465,11 @@ class _Digger:
         self.max_nodes = LARGE_NODE_CAP * self.geo.n if capped else UNLIMITED
         self.provers = Provers(self.tables, self.singles_tables, self.counters, self.max_nodes)
         self.walking = (
-            (self.geo.n >= LARGE_GRID or not self.geo.classic)
-            and not minimal
+            not minimal
             and not self.singles
             and band.score is not None
             and band.score[1] < RATINGS["trial_and_error"]
+            and (self.geo.n >= LARGE_GRID or (not self.geo.classic and band.score[1] <= WALK_TOP))
         )
         rows = self.geo.n**3 // 2 + len(table)  # room for the seeded sets and one dig's finds
         self.sets = np.zeros((rows, masks.shape[1]), dtype=np.uint64)

@@ -1,0 +1,113 @@
+"""A variant book of every tier, made through the real CLI, then every puzzle checked apart.
+
+Run: ``.venv/bin/python bench/variant_books.py [--count 200] [--n-jobs 2] [--out DIR]``. Writes
+a recipe with one section per variant and tier (X, Windoku, Jigsaw and Jigsaw+X at 9x9, Jigsaw
+at 6x6 and 12x12; easy to extreme), runs ``pipeline run`` on it, and prints the time per section
+kind. Then each stored puzzle is checked by means the run did not use: a SAT count from the rules
+as a person states them (``tests/variant_rules.py``) must find exactly one solution, the stored
+one; givens and solution obey every unit; a Jigsaw's regions are n connected cells; and a fresh
+``engine.grade`` puts it in its tier. Prints a table per variant and the failures (none expected).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from figures import Table  # noqa: E402
+
+import engine  # noqa: E402
+from engine.geometry import geometry, region_ids  # noqa: E402
+from tests.variant_rules import obeys, sat_solutions  # noqa: E402
+
+TIERS = ("easy", "medium", "hard", "expert", "extreme")
+BOOKS = (("x", 9), ("windoku", 9), ("jigsaw", 9), ("jigsaw+x", 9), ("jigsaw", 6), ("jigsaw", 12))
+
+
+def recipe(count: int, n_jobs: int, output: Path) -> str:
+    lines = [
+        'title = "Variant check"',
+        "seed = 30",
+        f'output = "{output}"',
+        f"[parallel]\nn_jobs = {n_jobs}",
+        "[print]\nabout = false",
+    ]
+    for variant, size in BOOKS:
+        for tier in TIERS:
+            lines.append(
+                f'[[sections]]\ntitle = "{variant} {size} {tier}"\nvariant = "{variant}"\n'
+                f'size = {size}\ntier = "{tier}"\ncount = {count}\nminimal = false\nlayout = 4'
+            )
+    return "\n".join(lines) + "\n"
+
+
+def check(row: dict) -> str | None:
+    """What is wrong with a stored puzzle, or None."""
+    n = row["size"]
+    geo = geometry(row["box_rows"], row["box_cols"], row["variant"], row["regions"])
+    if geo.regions is not None:
+        region_ids(geo.regions, n)  # raises on a region of the wrong size or in pieces
+    givens = engine.parse(row["givens"], geo).values
+    solution = engine.parse(row["solution"], geo).values
+    if not (obeys(geo, givens) and obeys(geo, solution) and solution.all()):
+        return "breaks a unit"
+    found = sat_solutions(geo, givens)
+    if len(found) != 1:
+        return f"{len(found)} solutions by SAT"
+    if not np.array_equal(found[0], solution):
+        return "SAT's solution is not the stored one"
+    if engine.grade(row["givens"], box=geo).tier != row["tier"]:
+        return "graded into another tier"
+    return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=200, help="puzzles per variant and tier")
+    parser.add_argument("--n-jobs", type=int, default=2, help="worker processes of the run")
+    parser.add_argument("--out", type=Path, help="output folder (default: a temporary one)")
+    args = parser.parse_args()
+    out = args.out or Path(tempfile.mkdtemp(prefix="variant-books-"))
+    path = out / "variants.toml"
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(recipe(args.count, args.n_jobs, out / "output"))
+    start = time.perf_counter()
+    subprocess.run([str(Path(sys.executable).parent / "pipeline"), "run", str(path)], check=True)
+    print(f"pipeline run: {time.perf_counter() - start:.1f} s wall")
+    (puzzles,) = (out / "output").glob("*/*/puzzles.parquet")
+    rows = pl.read_parquet(puzzles).to_dicts()
+    table = Table(
+        f"{len(rows)} puzzles of {puzzles.parent}, each checked by SAT, the units and a re-grade",
+        ["variant", "size", *TIERS, "failures"],
+    )
+    failures: list[str] = []
+    for variant, size in BOOKS:
+        mine = [r for r in rows if r["variant"] == variant and r["size"] == size]
+        tiers = Counter(r["tier"] for r in mine)
+        wrong = [(r["id"], check(r)) for r in mine]
+        failures += [f"{variant} {size} {i}: {why}" for i, why in wrong if why]
+        table.add(
+            [
+                variant,
+                str(size),
+                *(str(tiers[t]) for t in TIERS),
+                str(sum(bool(w) for _, w in wrong)),
+            ]
+        )
+    table.emit(None)
+    print("\n".join(failures) or "no failures")
+
+
+if __name__ == "__main__":
+    main()

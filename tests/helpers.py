@@ -10,7 +10,6 @@ from typing import NamedTuple
 
 import numpy as np
 from hypothesis import strategies as st
-from pysat.solvers import Glucose4
 from typer.testing import CliRunner
 
 import engine
@@ -161,58 +160,7 @@ def solution_states(geo: Geometry, text: str, seed: int, count: int):
         yield cand, placed, given, solution
 
 
-# ---- variant puzzles, checked without the engine ------------------------------------------------
-
-
-def rule_units(row: dict) -> list[list[int]]:
-    """Every unit of a stored row's grid as the rules state them, from its columns alone (not the
-    engine's unit table): rows, columns, the boxes or the row's Jigsaw regions, Windoku's four
-    windows, X's two diagonals."""
-    rows, cols = row["box_rows"], row["box_cols"]
-    n = rows * cols
-    parts = set(row["variant"].split("+"))
-    cells = range(n * n)
-    if "jigsaw" in parts:
-        region = [row["regions"][c] for c in cells]
-    else:
-        region = [(c // n // rows, c % n // cols) for c in cells]
-    units = [[r * n + c for c in range(n)] for r in range(n)]
-    units += [[r * n + c for r in range(n)] for c in range(n)]
-    units += [[c for c in cells if region[c] == name] for name in sorted(set(region))]
-    if "windoku" in parts:
-        units += [
-            [(top + r) * n + left + c for r in range(3) for c in range(3)]
-            for top in (1, 5)
-            for left in (1, 5)
-        ]
-    if "x" in parts:
-        units += [[i * n + i for i in range(n)], [i * n + n - 1 - i for i in range(n)]]
-    return units
-
-
-def sat_solutions(row: dict, text: str, limit: int = 2) -> list[str]:
-    """Up to ``limit`` solutions of ``text`` under the row's rules (:func:`rule_units`), found by
-    a SAT solver: one symbol per cell, each symbol once in each unit."""
-    n = row["box_rows"] * row["box_cols"]
-    symbols = SYMBOLS[:n]
-
-    def var(cell: int, digit: int) -> int:
-        return cell * n + digit + 1
-
-    clauses = [[var(c, d) for d in range(n)] for c in range(n * n)]
-    clauses += [[var(c, symbols.index(v))] for c, v in enumerate(text) if v != "."]
-    for unit in rule_units(row):
-        for d in range(n):
-            clauses.append([var(c, d) for c in unit])
-            clauses += [[-var(a, d), -var(b, d)] for i, a in enumerate(unit) for b in unit[i + 1 :]]
-    found: list[str] = []
-    with Glucose4(bootstrap_with=clauses) as solver:
-        while len(found) < limit and solver.solve():
-            true = {lit for lit in solver.get_model() if lit > 0}
-            digits = [next(d for d in range(n) if var(c, d) in true) for c in range(n * n)]
-            found.append("".join(symbols[d] for d in digits))
-            solver.add_clause([-var(c, d) for c, d in enumerate(digits)])
-    return found
+# ---- variant puzzles (their rules and a SAT count: tests/variant_rules.py) -----------------------
 
 
 def in_one_piece(cells: list[int], n: int) -> bool:

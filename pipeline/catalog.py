@@ -14,10 +14,10 @@ writer), with a busy timeout (writers queue instead of failing) and foreign keys
 
 ``PRAGMA user_version`` is the schema version; a database of version 1 (before variants) gains
 the ``variant`` and ``regions`` columns the first time it is used, its puzzles classic. Every
-change is one ``BEGIN IMMEDIATE``
-transaction: two books made at once can never both hold a puzzle (an id is UNIQUE in each table,
-and a reservation is refused while another run prints or reserves any of its ids), and a run
-killed in the middle of a change leaves nothing half-written.
+change is one ``BEGIN IMMEDIATE`` transaction: two books made at once can never both hold a
+puzzle (an id is UNIQUE in each table, and a reservation is refused while another run prints or
+reserves any of its ids), and a run killed in the middle of a change leaves nothing
+half-written.
 
 A reservation belongs to a live run. A row cannot tell whether its process still lives: a pid can
 be reused by another process, and a heartbeat needs a timeout too long for a killed run or too

@@ -16,10 +16,9 @@ import engine
 from engine.geometry import CLASSIC, InvalidLayout, geometry
 from pipeline.puzzle_files import reading_parquet, scan_table
 from pipeline.store import StoreError
-from pipeline.variants import row_variant
+from pipeline.variants import VARIANT_COLUMNS, row_variant
 
 GRID_COLUMNS = ("solution", "box_rows", "box_cols")
-VARIANT_COLUMNS = ("variant", "regions")  # absent from files written before variants
 
 
 @dataclass(frozen=True)

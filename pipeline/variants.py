@@ -18,6 +18,10 @@ from typing import Any
 from engine.canon import canonical_many
 from engine.geometry import CLASSIC, Geometry, geometry, variant_name, variant_parts
 
+#: The columns that give a row's rules in every table the pipeline writes or reads: its variant
+#: and a Jigsaw's regions. A file without them (written before variants) is classic.
+VARIANT_COLUMNS = ("variant", "regions")
+
 
 def is_jigsaw(variant: str) -> bool:
     """Whether the variant's regions replace the boxes (each puzzle then has a layout)."""

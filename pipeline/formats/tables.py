@@ -33,15 +33,15 @@ from pipeline.formats.sources import (
     Unreadable,
     too_long,
 )
+from pipeline.variants import VARIANT_COLUMNS
 
 #: Column names that hold the puzzle in files seen in the wild (Kaggle's ``quizzes`` ...).
 PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz", "givens", "grid", "sudoku", "question")
-#: Columns that give a row's variant and a Jigsaw's regions (empty or null: not given).
-VARIANT_COLUMNS = ("variant", "regions")
 
 
 def variant_fields(extra: dict[str, Any]) -> tuple[str | None, str | None]:
-    """A row's variant and regions, taken out of its other columns (None where not given)."""
+    """A row's variant and regions, taken out of its other columns (None where not given: an
+    empty cell or a null)."""
     found = (extra.pop(name, None) for name in VARIANT_COLUMNS)
     variant, regions = (None if value in (None, "") else str(value) for value in found)
     return variant, regions

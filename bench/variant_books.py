@@ -1,10 +1,10 @@
 """A variant book of every tier, made through the real CLI, then every puzzle checked apart.
 
 Run: ``.venv/bin/python bench/variant_books.py [--count 200] [--n-jobs 2] [--out DIR]``. Writes
-a recipe with one section per variant and tier (X, Windoku, Jigsaw and Jigsaw+X at 9x9, Jigsaw
-at 6x6 and 12x12; easy to extreme), runs ``pipeline run`` on it, and prints the time per section
-kind. Then each stored puzzle is checked by means the run did not use: a SAT count from the rules
-as a person states them (``tests/variant_rules.py``) must find exactly one solution, the stored
+a recipe per book (X, Windoku, Jigsaw and Jigsaw+X at 9x9, Jigsaw at 6x6 and 12x12) with one
+section per tier (easy to extreme), runs ``pipeline run`` on each, and prints each run's time.
+Then each stored puzzle is checked by means the run did not use: a SAT count from the rules as
+a person states them (``tests/variant_rules.py``) must find exactly one solution, the stored
 one; givens and solution obey every unit; a Jigsaw's regions are n connected cells; and a fresh
 ``engine.grade`` puts it in its tier. Prints a table per variant and the failures (none expected).
 """
@@ -35,20 +35,19 @@ TIERS = ("easy", "medium", "hard", "expert", "extreme")
 BOOKS = (("x", 9), ("windoku", 9), ("jigsaw", 9), ("jigsaw+x", 9), ("jigsaw", 6), ("jigsaw", 12))
 
 
-def recipe(count: int, n_jobs: int, output: Path) -> str:
+def recipe(variant: str, size: int, count: int, n_jobs: int, output: Path) -> str:
     lines = [
-        'title = "Variant check"',
+        f'title = "Check {variant} {size}x{size}"',
         "seed = 30",
         f'output = "{output}"',
         f"[parallel]\nn_jobs = {n_jobs}",
         "[print]\nabout = false",
     ]
-    for variant, size in BOOKS:
-        for tier in TIERS:
-            lines.append(
-                f'[[sections]]\ntitle = "{variant} {size} {tier}"\nvariant = "{variant}"\n'
-                f'size = {size}\ntier = "{tier}"\ncount = {count}\nminimal = false\nlayout = 4'
-            )
+    for tier in TIERS:
+        lines.append(
+            f'[[sections]]\ntitle = "{tier}"\nvariant = "{variant}"\nsize = {size}\n'
+            f'tier = "{tier}"\ncount = {count}\nminimal = false\nlayout = 6'
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -79,16 +78,18 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="output folder (default: a temporary one)")
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="variant-books-"))
-    path = out / "variants.toml"
     out.mkdir(parents=True, exist_ok=True)
-    path.write_text(recipe(args.count, args.n_jobs, out / "output"))
-    start = time.perf_counter()
-    subprocess.run([str(Path(sys.executable).parent / "pipeline"), "run", str(path)], check=True)
-    print(f"pipeline run: {time.perf_counter() - start:.1f} s wall")
-    (puzzles,) = (out / "output").glob("*/*/puzzles.parquet")
-    rows = pl.read_parquet(puzzles).to_dicts()
+    for variant, size in BOOKS:
+        path = out / f"{variant}-{size}.toml"
+        path.write_text(recipe(variant, size, args.count, args.n_jobs, out / "output"))
+        start = time.perf_counter()
+        command = [str(Path(sys.executable).parent / "pipeline"), "run", str(path), "--quiet"]
+        subprocess.run(command, check=True)
+        print(f"{variant} {size}x{size}: {time.perf_counter() - start:.1f} s wall", flush=True)
+    books = sorted((out / "output").glob("*/*/puzzles.parquet"))
+    rows = pl.concat([pl.read_parquet(book) for book in books], how="diagonal").to_dicts()
     table = Table(
-        f"{len(rows)} puzzles of {puzzles.parent}, each checked by SAT, the units and a re-grade",
+        f"{len(rows)} puzzles in {len(books)} books, each checked by SAT, the units and a re-grade",
         ["variant", "size", *TIERS, "failures"],
     )
     failures: list[str] = []

@@ -30,12 +30,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
 
 import igraph
 import numpy as np
 
-from engine.geometry import Geometry
+from engine.geometry import Geometry, per_geometry
 
 CELL, LINE, REGION, WINDOW, DIAGONAL, SYMBOL = range(6)  # vertex colours
 WINDOWS = 4  # Windoku's extra units come first: four windows, then X's two diagonals
@@ -70,7 +69,7 @@ def _line_paths(geo: Geometry) -> np.ndarray:
     return first + np.concatenate([rows, rows + n])
 
 
-@cache
+@per_geometry
 def _tables(geo: Geometry) -> _Tables:
     """Built once per geometry: every puzzle of it adds only its givens' edges."""
     n, ncells = geo.n, geo.ncells

@@ -60,7 +60,6 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
@@ -79,7 +78,7 @@ from engine.dig_kernels import (
     solved_by_singles,
     swap_orbit,
 )
-from engine.geometry import Box, Geometry
+from engine.geometry import Box, Geometry, per_geometry
 from engine.grade import (
     NESTED_BASE,
     RATINGS,
@@ -174,7 +173,7 @@ class DigResult:
     symmetry: str
 
 
-@cache
+@per_geometry
 def orbits(geo: Geometry, symmetry: str) -> np.ndarray:
     """Cells grouped by the symmetry, one orbit per row padded with NO_CELL, in first-cell order
     (cached and read-only: every dig of a size shares it).
@@ -217,7 +216,7 @@ def orbits(geo: Geometry, symmetry: str) -> np.ndarray:
     return table
 
 
-@cache
+@per_geometry
 def _layout(geo: Geometry, symmetry: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The orbit table, each orbit's cells as a bitmask (rows of uint64 words, as the kernels'
     cell masks) and the orbit of each cell; cached, as the kernels only read them."""

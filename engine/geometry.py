@@ -19,8 +19,11 @@ a fixed width. Tables are built once per geometry and frozen, so kernels take th
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 
@@ -64,6 +67,26 @@ def variant_name(name: str) -> str:
 def variant_parts(variant: str) -> tuple[str, ...]:
     """The parts of a variant name (``()`` for classic)."""
     return () if variant == CLASSIC else tuple(variant.split("+"))
+
+
+#: Geometries (and what the engine keeps for each: tables, workspaces, orbits) held at once. A
+#: Jigsaw book makes a geometry per puzzle, so every per-geometry cache drops the least recently
+#: used past this many (about 160 KB each at 9x9); a classic book uses one or two.
+GEOMETRY_CACHE = 64
+per_geometry = lru_cache(maxsize=GEOMETRY_CACHE)
+Kept = TypeVar("Kept")
+
+
+def kept_for(spaces: OrderedDict, geo: Geometry, make: Callable[[Geometry], Kept]) -> Kept:
+    """``spaces[geo]`` (made by ``make`` when missing) in a dict of at most GEOMETRY_CACHE
+    entries, least recently used out first: a thread's workspaces."""
+    if geo in spaces:
+        spaces.move_to_end(geo)
+        return spaces[geo]
+    spaces[geo] = kept = make(geo)
+    if len(spaces) > GEOMETRY_CACHE:
+        spaces.popitem(last=False)
+    return kept
 
 
 class InvalidLayout(ValueError):
@@ -280,7 +303,7 @@ def _connected_piece(region: np.ndarray, start: int, n: int) -> set[int]:
     return seen
 
 
-@cache
+@per_geometry
 def geometry(
     box_rows: int, box_cols: int, variant: str = CLASSIC, regions: str | None = None
 ) -> Geometry:

@@ -11,12 +11,13 @@ puzzles fast, and 9x9 counting stays exactly as it was.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 
 import numpy as np
 
 from engine import sat
-from engine.geometry import Box, Geometry
+from engine.geometry import Box, Geometry, kept_for
 from engine.search import OUT_OF_BUDGET, Workspace
 from engine.text import Grid, InvalidPuzzle, find_clash, infer_geometry, parse, parse_many, to_text
 
@@ -48,10 +49,7 @@ _local = threading.local()  # one workspace per geometry per thread (Dask worker
 
 def workspace(geo: Geometry) -> Workspace:
     """This thread's reusable search buffers for a geometry."""
-    spaces = _local.__dict__.setdefault("spaces", {})
-    if geo not in spaces:
-        spaces[geo] = Workspace(geo)
-    return spaces[geo]
+    return kept_for(_local.__dict__.setdefault("spaces", OrderedDict()), geo, Workspace)
 
 
 def dfs_budget(geo: Geometry, limit: int) -> int:

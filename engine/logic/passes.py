@@ -23,12 +23,13 @@ one solution, the one found: the grade needs the solution counter only when logi
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from engine.geometry import Geometry
+from engine.geometry import Geometry, kept_for
 from engine.jit import kernel
 from engine.logic.chains import (
     THREE_LINK_LEVELS,
@@ -763,10 +764,7 @@ _local = threading.local()
 
 def workspace(geo: Geometry) -> Workspace:
     """This thread's logic workspace for a geometry."""
-    spaces = _local.__dict__.setdefault("spaces", {})
-    if geo not in spaces:
-        spaces[geo] = Workspace(geo)
-    return spaces[geo]
+    return kept_for(_local.__dict__.setdefault("spaces", OrderedDict()), geo, Workspace)
 
 
 def techniques_mask(names: Iterable[str]) -> np.ndarray:

@@ -21,12 +21,11 @@ as in ``engine.search``: numba compiles them to plain structs, and a reader sees
 
 from __future__ import annotations
 
-from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 
-from engine.geometry import Geometry
+from engine.geometry import Geometry, per_geometry
 from engine.jit import kernel
 from engine.search import U0, U1, bit_index, lowest_bit, popcount  # one set of bit helpers
 
@@ -382,7 +381,7 @@ class Tables(NamedTuple):
     peer_bits: np.ndarray
 
 
-@cache
+@per_geometry
 def tables(geo: Geometry) -> Tables:
     """The finders' tables for a geometry (cached: geometries are shared)."""
     n = geo.n

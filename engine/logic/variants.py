@@ -17,11 +17,9 @@ rectangles (on Jigsaw) making wrong eliminations.
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
-from engine.geometry import Geometry
+from engine.geometry import Geometry, per_geometry
 from engine.logic.state import TECHNIQUES
 
 _SWAP = "assumes that swapping two digits in the pattern gives a second solution: a variant's "
@@ -63,7 +61,7 @@ def switched_off(geo: Geometry) -> dict[str, str]:
     return off
 
 
-@cache
+@per_geometry
 def allowed_techniques(geo: Geometry) -> np.ndarray:
     """Technique switches (int8 per technique, as ``techniques_mask``) for this grid: all on for
     classic grids, the ones :func:`switched_off` names off for variants. Read-only."""

@@ -21,6 +21,7 @@ TASKS_MAY_IMPORT = {
     "pipeline.recipe",
     "pipeline.recipe_schema",
     "pipeline.store",
+    "pipeline.variants",  # a row's variant as a geometry and its canonical key
 }
 
 

@@ -28,6 +28,7 @@ import reprlib
 import sys
 import threading
 import time
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -57,6 +58,7 @@ NO_HTTP_ROUTES = {"distributed.scheduler.http.routes": [], "distributed.worker.h
 AHEAD = 2  # tasks in flight per worker: enough to keep it busy, few enough to bound memory
 PARENT_POLL = 0.5  # seconds between a local worker's checks that its parent is alive
 HANDOVER_WAIT = 1.0  # seconds at most for loky to queue the tasks in flight before a stop
+KILLED_WORKERS_WARNING = "A worker stopped while some jobs were given to the executor"
 
 #: ``check(task, result)`` raises :class:`UntrustedResult` when a worker's result is not what
 #: the task must give; it runs in this process before the result is used.
@@ -240,6 +242,9 @@ def _on_local(
         deadline = time.monotonic() + HANDOVER_WAIT
         while any(not (f.running() or f.done()) for f in futures) and time.monotonic() < deadline:
             time.sleep(0.001)
+        # the workers are killed on purpose: loky's manager thread would warn of "a too short
+        # worker timeout or a memory leak" on the user's terminal, which is neither
+        warnings.filterwarnings("ignore", KILLED_WORKERS_WARNING, UserWarning)
         executor.shutdown(wait=False, kill_workers=True)
 
     vet = vetting(function, check, lambda future: "a local worker process")

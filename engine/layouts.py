@@ -52,8 +52,7 @@ def random_layout(size: int, *, seed: Seed, variant: str = "jigsaw") -> Geometry
 def box_overlap(region: np.ndarray, box_rows: int, box_cols: int) -> float:
     """Share of cells lying in the box that holds most of their region: 1.0 for the boxes."""
     n = box_rows * box_cols
-    cells = np.arange(n * n)
-    box = (cells // n // box_rows) * box_rows + cells % n // box_cols
+    box = geometry(box_rows, box_cols).box_of
     counts = np.zeros((n, n), dtype=np.int64)
     np.add.at(counts, (region, box), 1)
     return float(counts.max(axis=1).sum() / (n * n))
@@ -61,8 +60,7 @@ def box_overlap(region: np.ndarray, box_rows: int, box_cols: int) -> float:
 
 def _reshaped(n: int, box_rows: int, box_cols: int, rng: np.random.Generator) -> np.ndarray | None:
     """The boxes after rounds of trades, once far enough from them (None: still too close)."""
-    cells = np.arange(n * n)
-    region = ((cells // n // box_rows) * box_rows + cells % n // box_cols).astype(np.int32)
+    region = geometry(box_rows, box_cols).box_of.copy()  # the boxes to start from
     stream = np.array([rng.integers(1, 2**63)], dtype=np.uint64)
     scratch = np.empty((3, n * n), dtype=np.int32)
     for _ in range(MAX_ROUNDS):

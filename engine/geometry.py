@@ -8,7 +8,10 @@ Glossary used across the engine:
             four windows)
     peers   the other cells sharing a unit with a cell
     value   1 .. n for a symbol, 0 for a blank
-    variant ``classic`` or a ``+``-joined set of ``jigsaw``, ``windoku``, ``x`` in that order
+    variant ``classic`` or a ``+``-joined set of ``jigsaw``, ``killer``, ``windoku``, ``x`` in
+            that order
+    cage    Killer only: cells whose digits differ and add up to a total (``engine.cages``); not a
+            unit, but its cells are peers
 
 Every kernel reads the unit table, not the shape, so a variant is only a different table. A cell
 lies in 3 to 5 units; ``cell_units`` and ``peers`` rows are padded to the longest by repeating
@@ -27,6 +30,8 @@ from typing import TypeVar
 
 import numpy as np
 
+from engine.cages import Cage, checked_cages
+
 #: Symbols for values 1..n, in order. ``1-9`` then ``A-Z`` then ``a-z`` then ``@ $ %`` (64 in all),
 #: so 16x16 grids use ``1-9A-G`` and 25x25 grids ``1-9A-P``.
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz@$%"
@@ -38,10 +43,11 @@ COMMON_SIZES = (4, 6, 8, 9, 10, 12, 15, 16, 20, 25, 36, 49, 64)
 
 CLASSIC = "classic"
 #: The parts a variant name joins, in its name's order (``jigsaw+x``, not ``x+jigsaw``).
-VARIANT_PARTS = ("jigsaw", "windoku", "x")
+VARIANT_PARTS = ("jigsaw", "killer", "windoku", "x")
 VARIANT_RULES = {
     CLASSIC: "each row, column and box holds every symbol once",
     "jigsaw": "the bold irregular regions replace the boxes: each holds every symbol once",
+    "killer": "the digits in each dashed cage add up to its small number and never repeat",
     "windoku": "the four shaded windows also hold every symbol once",
     "x": "the two shaded main diagonals also hold every symbol once",
 }
@@ -102,7 +108,9 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 class Geometry:
     """An n x n grid whose boxes are ``box_rows`` tall and ``box_cols`` wide, with a variant's
     units: a Jigsaw's ``regions`` (one symbol per cell naming its region, row-major) replace the
-    boxes, and X's diagonals and Windoku's windows add units.
+    boxes, and X's diagonals and Windoku's windows add units. A Killer's ``cages`` (as
+    :func:`engine.cages.checked_cages` returns them) make their cells peers; ``cage_of``,
+    ``cage_cells`` and ``cage_total`` hold them for kernels.
 
     Build it with :func:`geometry` (cached) rather than directly, so tables are shared.
     """
@@ -111,6 +119,7 @@ class Geometry:
     box_cols: int
     variant: str = CLASSIC
     regions: str | None = None
+    cages: tuple[Cage, ...] | None = None
     n: int = field(init=False, compare=False)
     ncells: int = field(init=False, compare=False)
     # derived tables, frozen numpy arrays
@@ -120,6 +129,10 @@ class Geometry:
     units: np.ndarray = field(init=False, repr=False, compare=False)  # (nunits, n) cells by unit
     cell_units: np.ndarray = field(init=False, repr=False, compare=False)  # (ncells, 3..5) padded
     peers: np.ndarray = field(init=False, repr=False, compare=False)  # (ncells, npeers) padded
+    # Killer only (empty otherwise): cell -> cage; (ncages, largest) cells padded with -1; totals
+    cage_of: np.ndarray = field(init=False, repr=False, compare=False)
+    cage_cells: np.ndarray = field(init=False, repr=False, compare=False)
+    cage_total: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.box_rows < 2 or self.box_cols < 2:
@@ -139,6 +152,7 @@ class Geometry:
             raise ValueError(f"only jigsaw grids have regions, not {self.variant}")
         else:
             box = (row // self.box_rows) * self.box_rows + col // self.box_cols
+        cages = self._checked_cages(parts, n)
         extra = []
         if "windoku" in parts:
             if (self.box_rows, self.box_cols) != (3, 3):
@@ -164,8 +178,15 @@ class Geometry:
         same = np.zeros((n * n, n * n), dtype=bool)
         for unit in units:
             same[np.ix_(unit, unit)] = True
+        for cage in cages:
+            same[np.ix_(cage.cells, cage.cells)] = True
         np.fill_diagonal(same, False)
         peers = _padded([np.flatnonzero(same[c]) for c in range(n * n)])
+        cage_of = np.full(n * n, -1, dtype=np.int32)
+        cage_cells = np.full((len(cages), max((len(c.cells) for c in cages), default=0)), -1)
+        for index, cage in enumerate(cages):
+            cage_of[list(cage.cells)] = index
+            cage_cells[index, : len(cage.cells)] = cage.cells
         values = {
             "n": n,
             "ncells": n * n,
@@ -175,11 +196,26 @@ class Geometry:
             "units": units,
             "cell_units": cell_units,
             "peers": peers,
+            "cage_of": cage_of,
+            "cage_cells": cage_cells.astype(np.int32),
+            "cage_total": np.array([c.total for c in cages], dtype=np.int32),
         }
         for name, value in values.items():
             if isinstance(value, np.ndarray):
                 value = _frozen(value)
             object.__setattr__(self, name, value)
+
+    def _checked_cages(self, parts: tuple[str, ...], n: int) -> tuple[Cage, ...]:
+        if "killer" not in parts:
+            if self.cages is not None:
+                raise ValueError(f"only killer grids have cages, not {self.variant}")
+            return ()
+        if self.cages is None:
+            raise ValueError("a killer grid needs its cages")
+        cages = checked_cages(self.cages, n)
+        if cages != self.cages:
+            raise ValueError("build a killer geometry from checked_cages(...), the one spelling")
+        return cages
 
     @property
     def classic(self) -> bool:
@@ -225,9 +261,11 @@ class Geometry:
             extra -= 4
         return ("the main diagonal", "the anti-diagonal")[extra]
 
-    def with_variant(self, variant: str, regions: str | None = None) -> Geometry:
-        """The same size and box shape with another variant (and Jigsaw layout)."""
-        return geometry(self.box_rows, self.box_cols, variant_name(variant), regions)
+    def with_variant(
+        self, variant: str, regions: str | None = None, cages: tuple[Cage, ...] | None = None
+    ) -> Geometry:
+        """The same size and box shape with another variant (and Jigsaw layout, Killer cages)."""
+        return geometry(self.box_rows, self.box_cols, variant_name(variant), regions, cages)
 
     def __str__(self) -> str:
         shape = f"{self.n}x{self.n} ({self.shape} boxes)"
@@ -305,10 +343,15 @@ def _connected_piece(region: np.ndarray, start: int, n: int) -> set[int]:
 
 @per_geometry
 def geometry(
-    box_rows: int, box_cols: int, variant: str = CLASSIC, regions: str | None = None
+    box_rows: int,
+    box_cols: int,
+    variant: str = CLASSIC,
+    regions: str | None = None,
+    cages: tuple[Cage, ...] | None = None,
 ) -> Geometry:
-    """The shared :class:`Geometry` for a box shape (and variant)."""
-    return Geometry(box_rows, box_cols, variant, regions)
+    """The shared :class:`Geometry` for a box shape (and variant). Killer ``cages`` must be
+    given as :func:`engine.cages.checked_cages` returns them."""
+    return Geometry(box_rows, box_cols, variant, regions, cages)
 
 
 def default_box(n: int) -> tuple[int, int]:

@@ -1,0 +1,121 @@
+"""Killer cages: a set of cells whose digits differ and add up to the cage's total.
+
+A Killer puzzle is a grid (usually with no givens) plus cages that cover every cell once. A cage
+is not a unit: it holds some of the digits, not all of them, so it never takes part in hidden
+singles. Its cells are peers (no digit twice), and its total limits which digit sets it may hold:
+:func:`combinations` lists them, and every kernel and finder reads that list.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations as choose
+from typing import NamedTuple
+
+
+class Cage(NamedTuple):
+    """``total``: the sum printed in the corner; ``cells``: row-major indices from 0, sorted."""
+
+    total: int
+    cells: tuple[int, ...]
+
+
+class InvalidCages(ValueError):
+    """Cages that do not make a Killer: a total no digit set can make, a cage in pieces, two
+    cages on one cell, a cell in no cage. The message names the cage (or cell) at fault."""
+
+
+def cage_name(cage: Cage, n: int) -> str:
+    """``the cage of 23 at r1c1-r2c2``: its total, first and last cell, as solvers write it."""
+    first, last = min(cage.cells), max(cage.cells)
+    where = _cell(first, n) if first == last else f"{_cell(first, n)}-{_cell(last, n)}"
+    return f"the cage of {cage.total} at {where}"
+
+
+@cache
+def combinations(size: int, total: int, n: int) -> tuple[int, ...]:
+    """The digit sets (bit v-1 for digit v) of ``size`` different digits 1..n adding up to
+    ``total``, in increasing order of mask. Empty when no such set exists."""
+    if not 1 <= size <= n:
+        return ()
+    return tuple(
+        sorted(
+            sum(1 << (d - 1) for d in digits)
+            for digits in choose(range(1, n + 1), size)
+            if sum(digits) == total
+        )
+    )
+
+
+def sum_range(size: int, n: int) -> tuple[int, int]:
+    """Smallest and largest total of ``size`` different digits 1..n."""
+    return size * (size + 1) // 2, size * (2 * n - size + 1) // 2
+
+
+def checked_cages(cages, n: int) -> tuple[Cage, ...]:
+    """Cages as a sorted tuple of :class:`Cage` (each with sorted cells), after checking they
+    make a Killer on an n x n grid: cells in range, each cage connected with a total its size
+    allows, every cell in exactly one cage. :class:`InvalidCages` names what is wrong."""
+    made = []
+    for index, raw in enumerate(cages):
+        total, cells = raw
+        cells = tuple(sorted(int(c) for c in cells))
+        cage = Cage(int(total), cells)
+        label = f"cage {index + 1} ({cage.total})"
+        if not cells:
+            raise InvalidCages(f"{label} has no cells")
+        bad = [c for c in cells if not 0 <= c < n * n]
+        if bad:
+            raise InvalidCages(f"{label}: cell index {bad[0]} is outside the {n}x{n} grid")
+        if len(set(cells)) != len(cells):
+            raise InvalidCages(f"{cage_name(cage, n)} lists a cell twice")
+        if len(cells) > n:
+            raise InvalidCages(
+                f"{cage_name(cage, n)} has {len(cells)} cells; a cage holds at most {n}"
+            )
+        if not combinations(len(cells), cage.total, n):
+            low, high = sum_range(len(cells), n)
+            raise InvalidCages(
+                f"{cage_name(cage, n)}: {len(cells)} different digits cannot add up to "
+                f"{cage.total} (from {low} to {high})"
+            )
+        apart = sorted(set(cells) - _reachable(cells, n))
+        if apart:
+            raise InvalidCages(
+                f"{cage_name(cage, n)} is not connected: {_cell(apart[0], n)} cannot be "
+                f"reached from {_cell(cells[0], n)}"
+            )
+        made.append(cage)
+    owner: dict[int, Cage] = {}
+    for cage in made:
+        for cell in cage.cells:
+            if cell in owner:
+                raise InvalidCages(
+                    f"{cage_name(cage, n)} overlaps {cage_name(owner[cell], n)} at {_cell(cell, n)}"
+                )
+            owner[cell] = cage
+    missing = [c for c in range(n * n) if c not in owner]
+    if missing:
+        raise InvalidCages(
+            f"{_cell(missing[0], n)} is in no cage"
+            + (f" ({len(missing)} cells are not covered)" if len(missing) > 1 else "")
+        )
+    return tuple(sorted(made, key=lambda cage: cage.cells[0]))
+
+
+def _cell(cell: int, n: int) -> str:
+    return f"r{cell // n + 1}c{cell % n + 1}"
+
+
+def _reachable(cells: tuple[int, ...], n: int) -> set[int]:
+    """The cells of ``cells`` reachable from its first through orthogonal neighbours."""
+    inside = set(cells)
+    seen, todo = {cells[0]}, [cells[0]]
+    while todo:
+        r, c = divmod(todo.pop(), n)
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            other = rr * n + cc
+            if 0 <= rr < n and 0 <= cc < n and other in inside and other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen

@@ -129,6 +129,7 @@ RANK_MISS = 1.0  # distance to the band per technique rank outside it
 ITERATION_MISS = 0.05  # ... per iteration outside it
 CLUE_MISS = 0.1  # ... per clue outside it
 TIER_MISS = 0.01  # inside the band's limits, but an earlier band claims the puzzle
+BEYOND_TOP = 0.05  # a candidate the band's ladder cannot finish rates at least this above its top
 
 #: Densest clue fraction at which each difficulty level is still reachable by digging: bands
 #: that need more (e.g. "expert with >= 36 clues" on 9x9) raise ImpossibleBand. Levels are
@@ -536,7 +537,9 @@ class _Digger:
             if distance < closest_miss:
                 closest, closest_miss = candidate, distance
         if closest is None and skipped is not None:  # name the grade of an ungraded one
-            closest = self.rated(skipped, capped=False)
+            closest = skipped
+        if closest is not None and (closest.rating is None or closest.rating.hardest is None):
+            closest = self.rated(closest, capped=False)  # unrated, or only bounded (beyond)
         raise DigFailed(self.failure(closest.rating if closest else None, self.dug))
 
     def result(self, candidate: _Candidate, symmetry: str) -> DigResult:
@@ -674,8 +677,21 @@ class _Digger:
         grid = Grid(self.geo, candidate.puzzle.copy())
         top = self.band.score[1] if capped and self.band.score else math.inf
         # every candidate is unique by construction (see the module doc)
-        candidate.rating = rate_within(grid, top, self.mapping, unique_solution=self.solution)
+        found = rate_within(grid, top, self.mapping, unique_solution=self.solution)
+        candidate.rating = found if found is not None else self.beyond(grid)
         return candidate
+
+    def beyond(self, grid: Grid) -> Rating:
+        """A rating for a candidate the ladder cut at the band's top could not finish: its score
+        is at least the first rung left out, so it is too hard, and the local search adds clues
+        back without paying for the expensive rungs (forcing chains run for many passes)."""
+        assert self.band.score is not None
+        score = self.band.score[1] + BEYOND_TOP
+
+        def complete() -> Grade:
+            return self.rated(_Candidate(grid.values, np.empty(0)), capped=False).rating.grade()
+
+        return Rating(score, None, 0, None, grid.givens, complete)
 
     def accept(self, puzzle: np.ndarray) -> bool:
         """The final check: exactly one solution, the grid's. (Minimality needs no check: every

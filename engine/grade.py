@@ -211,6 +211,8 @@ def _rung_floor(rung: int) -> float:
         return TURBOT_RATING
     if rung == THREE_LINK_RUNG:
         return THREE_LINK_RATING
+    if rung == _TE:
+        return TRIAL_BASE  # a trial pass rates by its length (rate_steps), never below its base
     name = TECHNIQUES[rung]
     return min(RATINGS[name], DIRECT_RATINGS.get(name, math.inf))
 

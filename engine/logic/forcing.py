@@ -128,10 +128,11 @@ def trial(cand, placed, T, cell, digit, scratch, limit):
 
 @kernel(inline="always")
 def _touch_units(cell_units, cell, stamp, mark_cells, touched, units_touched):
-    """Add the cell's row, column and box to this round's ``touched`` units (those not stamped
-    yet; unit stamps follow the cells' in ``stamp``); returns the new count."""
+    """Add the cell's units (row, column, box or region, and a variant's windows and diagonals)
+    to this round's ``touched`` units (those not stamped yet; unit stamps follow the cells' in
+    ``stamp``; a padded row's repeats are stamped already); returns the new count."""
     ncells = cell_units.shape[0]
-    for k in range(3):
+    for k in range(cell_units.shape[1]):
         u = cell_units[cell, k]
         if stamp[1 + ncells + u] != mark_cells:
             stamp[1 + ncells + u] = mark_cells

@@ -60,6 +60,7 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -78,7 +79,7 @@ from engine.dig_kernels import (
     solved_by_singles,
     swap_orbit,
 )
-from engine.geometry import Box, Geometry, per_geometry
+from engine.geometry import Box, Geometry
 from engine.grade import (
     NESTED_BASE,
     RATINGS,
@@ -174,10 +175,10 @@ class DigResult:
     symmetry: str
 
 
-@per_geometry
-def orbits(geo: Geometry, symmetry: str) -> np.ndarray:
-    """Cells grouped by the symmetry, one orbit per row padded with NO_CELL, in first-cell order
-    (cached and read-only: every dig of a size shares it).
+@cache
+def orbits(n: int, symmetry: str) -> np.ndarray:
+    """Cells of an n x n grid grouped by the symmetry, one orbit per row padded with NO_CELL, in
+    first-cell order (cached and read-only: every dig of a size shares it, whatever its variant).
 
     mirror_horizontal swaps top and bottom, mirror_vertical left and right; diagonal reflects in
     the main diagonal, anti_diagonal in the other one; rotate90 is the group of quarter turns.
@@ -186,7 +187,6 @@ def orbits(geo: Geometry, symmetry: str) -> np.ndarray:
         raise UnknownSymmetry(
             f"unknown symmetry {symmetry!r}; choose one of {', '.join(SYMMETRIES)}"
         )
-    n = geo.n
     last = n - 1
     maps = {
         "none": [],
@@ -201,9 +201,9 @@ def orbits(geo: Geometry, symmetry: str) -> np.ndarray:
         "diagonal": [lambda r, c: (c, r)],
         "anti_diagonal": [lambda r, c: (last - c, last - r)],
     }[symmetry]
-    seen = np.zeros(geo.ncells, dtype=bool)
+    seen = np.zeros(n * n, dtype=bool)
     rows = []
-    for cell in range(geo.ncells):
+    for cell in range(n * n):
         if seen[cell]:
             continue
         r, c = divmod(cell, n)
@@ -217,13 +217,13 @@ def orbits(geo: Geometry, symmetry: str) -> np.ndarray:
     return table
 
 
-@per_geometry
-def _layout(geo: Geometry, symmetry: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@cache
+def _layout(n: int, symmetry: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The orbit table, each orbit's cells as a bitmask (rows of uint64 words, as the kernels'
     cell masks) and the orbit of each cell; cached, as the kernels only read them."""
-    table = orbits(geo, symmetry)
-    masks = np.zeros((len(table), -(-geo.ncells // WORD)), dtype=np.uint64)
-    owner = np.empty(geo.ncells, dtype=np.int64)
+    table = orbits(n, symmetry)
+    masks = np.zeros((len(table), -(-n * n // WORD)), dtype=np.uint64)
+    owner = np.empty(n * n, dtype=np.int64)
     for index, row in enumerate(table):
         for cell in row[row != NO_CELL].tolist():
             masks[index, cell // WORD] |= np.uint64(1 << (cell % WORD))
@@ -276,7 +276,7 @@ def dig(
         raise InvalidBudget(f"time_limit must be positive seconds, got {time_limit}")
     grid = _full_grid(solution, box)
     geo = grid.geometry
-    layout = _layout(geo, symmetry)
+    layout = _layout(geo.n, symmetry)
     mapping = dict(tiers) if tiers is not None else tiers_for(geo)
     if isinstance(target, Tier):
         band = target
@@ -297,7 +297,7 @@ def run_kernels(solution: str, symmetry: str = "rotate180") -> None:
     ``engine.warmup`` has another process compile those meanwhile."""
     grid = _full_grid(solution)
     mapping = tiers_for(grid.geometry)
-    layout = _layout(grid.geometry, symmetry)
+    layout = _layout(grid.geometry.n, symmetry)
     digger = _Digger(grid, layout, mapping["extreme"], mapping, True, rng_from(0))
     candidate, _ = digger.dig_fresh(1)
     digger.dig(candidate, 0, False)

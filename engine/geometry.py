@@ -174,14 +174,14 @@ class Geometry:
         ).astype(np.int32)
         member = np.zeros((len(units), n * n), dtype=bool)
         member[np.arange(len(units))[:, None], units] = True
-        cell_units = _padded([np.flatnonzero(member[:, c]) for c in range(n * n)])
+        cell_units = _padded(member.T)
         same = np.zeros((n * n, n * n), dtype=bool)
         for unit in units:
             same[np.ix_(unit, unit)] = True
         for cage in cages:
             same[np.ix_(cage.cells, cage.cells)] = True
         np.fill_diagonal(same, False)
-        peers = _padded([np.flatnonzero(same[c]) for c in range(n * n)])
+        peers = _padded(same)
         cage_of = np.full(n * n, -1, dtype=np.int32)
         cage_cells = np.full((len(cages), max((len(c.cells) for c in cages), default=0)), -1)
         for index, cage in enumerate(cages):
@@ -277,13 +277,15 @@ class Geometry:
 Box = str | tuple[int, int] | Geometry | None
 
 
-def _padded(rows: list[np.ndarray]) -> np.ndarray:
-    """Rows of unequal length as one int32 array, each padded by repeating its first entry."""
-    width = max(len(r) for r in rows)
-    table = np.empty((len(rows), width), dtype=np.int32)
-    for i, r in enumerate(rows):
-        table[i, : len(r)] = r
-        table[i, len(r) :] = r[0]
+def _padded(rows: np.ndarray) -> np.ndarray:
+    """The True columns of each row of a boolean matrix, in order, as one int32 array: each row
+    padded to the longest by repeating its first entry."""
+    counts = rows.sum(axis=1)
+    row, col = np.nonzero(rows)  # row-major: each row's columns in order
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    table = np.empty((len(rows), int(counts.max())), dtype=np.int32)
+    table[:] = col[starts][:, None]
+    table[row, np.arange(len(row)) - starts[row]] = col
     return table
 
 

@@ -398,9 +398,9 @@ def tables(geo: Geometry) -> Tables:
     inter, inter_masks = _crossings(units, where, inter)
     cross, cross_masks = _crossings(units, where, extra, least=2)
     peer_bits = np.zeros((geo.ncells, (geo.ncells + 63) // 64), dtype=np.uint64)
-    for cell, row in enumerate(geo.peers):
-        for peer in row.tolist():
-            peer_bits[cell, peer >> 6] |= np.uint64(1 << (peer & 63))
+    cell = np.broadcast_to(np.arange(geo.ncells)[:, None], geo.peers.shape)
+    peer_bit = np.left_shift(np.uint64(1), (geo.peers & 63).astype(np.uint64))
+    np.bitwise_or.at(peer_bits, (cell, geo.peers >> 6), peer_bit)
     return Tables(
         units=units,
         cell_units=cell_units,
@@ -418,22 +418,23 @@ def _crossings(
     units: np.ndarray, where: np.ndarray, pairs: list[tuple[int, int]], least: int = 1
 ) -> tuple[np.ndarray, np.ndarray]:
     """The pairs of units sharing at least ``least`` cells, with the shared cells as positions
-    in each unit (rows of ``inter`` and ``inter_masks``)."""
-    kept, masks = [], []
-    for a, b in pairs:
-        common = np.intersect1d(units[a], units[b])
-        if len(common) >= least:
-            kept.append((a, b))
-            masks.append(
-                (
-                    sum(1 << int(where[a, c]) for c in common),
-                    sum(1 << int(where[b, c]) for c in common),
-                )
-            )
-    return (
-        np.array(kept, dtype=np.int32).reshape(-1, 2),
-        np.array(masks, dtype=np.uint64).reshape(-1, 2),
-    )
+    in each unit (rows of ``inter`` and ``inter_masks``). Vectorised: a Jigsaw book builds these
+    tables once per puzzle."""
+    if not pairs:
+        return np.zeros((0, 2), dtype=np.int32), np.zeros((0, 2), dtype=np.uint64)
+    member = np.zeros(where.shape, dtype=bool)
+    member[np.arange(len(units))[:, None], units] = True
+    # bit of each cell's position in each unit (0 outside it): shared cells' bits add up to a mask
+    position_bit = np.where(member, np.left_shift(np.uint64(1), where.astype(np.uint64)), 0)
+    first, second = np.array(pairs, dtype=np.int64).T
+    shared = member[first] & member[second]
+    kept = shared.sum(axis=1) >= least
+    first, second, shared = first[kept], second[kept], shared[kept]
+    masks = np.stack(
+        [(shared * position_bit[first]).sum(axis=1), (shared * position_bit[second]).sum(axis=1)],
+        axis=1,
+    ).astype(np.uint64)
+    return np.stack([first, second], axis=1).astype(np.int32), masks
 
 
 def full_mask(n: int) -> np.uint64:

@@ -82,7 +82,7 @@ def check(result: engine.DigResult, target: str, tiers=None, minimal: bool = Fal
         for r, c in mirror(n, result.symmetry, row, col):
             assert (puzzle[r * n + c] == ".") == (symbol == "."), (result.symmetry, cell)
     if minimal:
-        for orbit in orbits(geo, result.symmetry):
+        for orbit in orbits(geo.n, result.symmetry):
             cells = [c for c in orbit if c >= 0]
             if puzzle[cells[0]] == ".":
                 continue
@@ -256,7 +256,7 @@ def test_bad_inputs_are_named() -> None:
 @pytest.mark.parametrize("size", [6, 9])
 def test_orbits_partition_the_cells_and_are_closed(symmetry: str, size: int) -> None:
     geo = geometry_for(size)
-    table = orbits(geo, symmetry)
+    table = orbits(geo.n, symmetry)
     cells = table[table >= 0]
     assert sorted(cells.tolist()) == list(range(geo.ncells))
     for orbit in table:

@@ -46,10 +46,9 @@ def grade_file(tmp_path: Path, lines: list[str]) -> pl.DataFrame:
     return pl.read_parquet(output)
 
 
-def swapped(text: str, a: int, b: int) -> str:
-    chars = list(text)
-    chars[a], chars[b] = chars[b], chars[a]
-    return "".join(chars)
+def neighbours(a: int, b: int) -> bool:
+    """Whether two cells of a 9x9 grid share an edge."""
+    return abs(a - b) == 9 or (abs(a - b) == 1 and a // 9 == b // 9)
 
 
 def test_the_text_form_is_the_documented_one() -> None:
@@ -98,10 +97,7 @@ def test_cages_overlapping_or_leaving_a_cell_bare_are_named(tmp_path: Path) -> N
         (k, cell)
         for cell in cells[0]
         for k in range(1, len(cells))
-        if any(
-            (abs(cell - c) in (1, 9) and cell // 9 == c // 9) or abs(cell - c) == 9
-            for c in cells[k]
-        )
+        if any(neighbours(cell, c) for c in cells[k])
     )
     low, high = sum_range(len(cells[other]) + 1, 9)
     doubled[other] = {"sum": (low + high) // 2, "cells": [*cells[other], cell]}

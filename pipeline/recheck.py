@@ -121,9 +121,14 @@ def _row_geometry(
         _expect(where, row, {"cages": None})
     try:
         cages = row_cages(row.get("cages"), box[0] * box[1])
+    except ValueError as exc:  # InvalidCages names the cage at fault
+        _fail(where, f"the cages do not make a {variant} grid ({exc})")
+    if is_killer(variant) and cages is None:
+        _fail(where, f"a {variant} row has no cages")
+    try:
         return geometry(*box, variant, regions, cages)
-    except ValueError as exc:  # InvalidLayout names the region at fault, InvalidCages the cage
-        _fail(where, f"the regions or cages do not make a {variant} grid ({exc})")
+    except ValueError as exc:  # InvalidLayout names the region at fault
+        _fail(where, f"the regions are not a {variant} layout ({exc})")
 
 
 def _keeps_givens(where: str, givens: str, solution: str) -> None:

@@ -364,8 +364,8 @@ VERDICT_SCHEMA = pa.schema([GRADED_SCHEMA.field(name) for name in VERDICT_COLUMN
 
 #: A puzzle's grid as a task carries it (a :class:`engine.Geometry` is rebuilt, cached, from it
 #: in the worker): box rows, box cols, variant, a Jigsaw's regions and a Killer's checked cages
-#: (else None).
-Shape = tuple[int, int, str, str | None, tuple[Cage, ...] | None]
+#: (else None; a Shape without cages is a grid without them).
+Shape = tuple[int, int, str, str | None, tuple[Cage, ...] | None] | tuple[int, int, str, str | None]
 #: What a worker receives: a chunk's well-formed ``(puzzle, shape)`` pairs, a recipe's own tier
 #: bands (each grid size adds its defaults, :func:`pipeline.recipe.bands_for`), and on a machine
 #: still compiling the engine what to call before a row needs more than the core rungs
@@ -397,12 +397,12 @@ def grade_chunk(task: GradeTask) -> Verdicts:
         _verdicts(
             engine.grade_many(
                 [puzzles[i][0] for i in indices],
-                bands_for(own, box_rows, box_cols),
-                geometry(box_rows, box_cols, variant, regions, cages),
+                bands_for(own, shape[0], shape[1]),
+                geometry(*shape),
                 before_full_ladder,
             )
         )
-        for (box_rows, box_cols, variant, regions, cages), indices in by_box.items()
+        for shape, indices in by_box.items()
     ]
     if len(parts) == 1:
         return parts[0]

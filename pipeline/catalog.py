@@ -7,13 +7,14 @@ writer), with a busy timeout (writers queue instead of failing) and foreign keys
 - ``books``: one row per printed book: run id, book (the title's slug), when it was printed;
 - ``puzzles``: one row per printed puzzle, keyed by its id (a hash of its canonical key, so a
   disguised copy has the same one, and a variant puzzle never has a classic puzzle's:
-  :mod:`pipeline.variants`), with its run, box shape, size, canonical key, tier, variant and a
-  Jigsaw's regions;
+  :mod:`pipeline.variants`), with its run, box shape, size, canonical key, tier, variant, a
+  Jigsaw's regions and a Killer's cages (JSON text, as ``[{"sum": 23, "cells": [0, 1]}, ...]``);
 - ``reservations``: ids a running book has chosen but not printed yet, with its run;
 - ``imports``: the old Parquet catalogs already imported, by their manifest's sha256.
 
 ``PRAGMA user_version`` is the schema version; a database of version 1 (before variants) gains
-the ``variant`` and ``regions`` columns the first time it is used, its puzzles classic. Every
+the ``variant`` and ``regions`` columns the first time it is used, its puzzles classic, and one of
+version 2 (before Killer) the ``cages`` column, null. Every
 change is one ``BEGIN IMMEDIATE`` transaction: two books made at once can never both hold a
 puzzle (an id is UNIQUE in each table, and a reservation is refused while another run prints or
 reserves any of its ids), and a run killed in the middle of a change leaves nothing
@@ -51,6 +52,7 @@ from pipeline.formats import FormatError
 from pipeline.formats.writers import atomic_path
 from pipeline.locks import FileLock, Locked, file_lock
 from pipeline.store import (
+    CAGES_TYPE,
     CATALOG,
     CATALOG_SCHEMA,
     MANIFEST_FILE,
@@ -64,13 +66,15 @@ from pipeline.variants import row_variant
 DATABASE = "catalog.sqlite"
 RUN_LOCKS = "catalog.runs"  # beside the database: one lock file per reserving run
 LOCK = ".lock"
-SCHEMA_VERSION = 2  # PRAGMA user_version of a database this module writes
-#: How a database of an earlier version becomes one of this version, by the version it has.
+SCHEMA_VERSION = 3  # PRAGMA user_version of a database this module writes
+#: How a database of an earlier version becomes one of the next, by the version it has; they
+#: run in turn up to this version.
 MIGRATIONS = {
     1: (  # before variants: every puzzle classic
         "ALTER TABLE puzzles ADD COLUMN variant TEXT NOT NULL DEFAULT 'classic'",
         "ALTER TABLE puzzles ADD COLUMN regions TEXT",
     ),
+    2: ("ALTER TABLE puzzles ADD COLUMN cages TEXT",),  # before Killer: no cages
 }
 BUSY_TIMEOUT = 60.0  # seconds a change waits for another process's change to finish
 OLD_BOOKKEEPING = ".catalog"  # an old catalog's manifest folder, beside its dataset
@@ -92,7 +96,8 @@ TABLES = {
         canonical TEXT NOT NULL,
         tier      TEXT NOT NULL,
         variant   TEXT NOT NULL DEFAULT 'classic',
-        regions   TEXT) WITHOUT ROWID""",
+        regions   TEXT,
+        cages     TEXT) WITHOUT ROWID""",
     "reservations": """CREATE TABLE reservations (
         id       TEXT PRIMARY KEY,
         run_id   TEXT NOT NULL,
@@ -114,8 +119,8 @@ EXPORT_SCHEMA = CATALOG_SCHEMA.append(pa.field("size", pa.int32())).append(
     pa.field("printed", pa.timestamp("us", tz="UTC"))
 )
 EXPORT_QUERY = """
-    SELECT puzzles.id, box_rows, box_cols, variant, regions, canonical, tier, book, run_id, size,
-        printed
+    SELECT puzzles.id, box_rows, box_cols, variant, regions, cages, canonical, tier, book, run_id,
+        size, printed
     FROM puzzles JOIN books USING (run_id)
     ORDER BY puzzles.id"""
 
@@ -198,11 +203,13 @@ def lock_name(rid: str) -> str:
 
 def puzzle_entry(rid: str, row: Mapping[str, Any]) -> tuple[Any, ...]:
     """A ``puzzles`` row from a puzzle dict (the size is computed, never trusted; a row written
-    before variants is classic)."""
+    before variants is classic; a Killer's cages as JSON text)."""
     box_rows, box_cols = int(row["box_rows"]), int(row["box_cols"])
     size = box_rows * box_cols
     entry = (row["id"], rid, box_rows, box_cols, size, row["canonical"], row["tier"])
-    return (*entry, row_variant(row), row.get("regions"))
+    cages = row.get("cages")
+    cages_text = None if cages is None else json.dumps(cages)
+    return (*entry, row_variant(row), row.get("regions"), cages_text)
 
 
 @contextmanager
@@ -288,8 +295,9 @@ class Catalog:
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         elif version in MIGRATIONS:
-            for statement in MIGRATIONS[version]:
-                db.execute(statement)
+            for step in range(version, SCHEMA_VERSION):
+                for statement in MIGRATIONS[step]:
+                    db.execute(statement)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         elif version != SCHEMA_VERSION:
             found = f"schema version {version}, this pipeline reads {SCHEMA_VERSION}"
@@ -410,7 +418,7 @@ class Catalog:
         db.execute("INSERT INTO books VALUES (?, ?, ?)", (rid, book, printed))
         before = db.total_changes
         db.executemany(
-            "INSERT OR IGNORE INTO puzzles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO puzzles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (puzzle_entry(rid, row) for row in rows),
         )
         return db.total_changes - before
@@ -603,7 +611,7 @@ class Catalog:
                 while batch := cursor.fetchmany(EXPORT_BATCH):
                     columns = zip(*batch, strict=True)  # 'printed' is ISO text: Arrow casts it
                     arrays = [
-                        pa.array(column).cast(field.type)
+                        _export_array(column, field.type)
                         for column, field in zip(columns, EXPORT_SCHEMA, strict=True)
                     ]
                     writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=EXPORT_SCHEMA))
@@ -611,3 +619,10 @@ class Catalog:
         except FormatError as exc:
             raise StoreError(str(exc)) from None
         return count
+
+
+def _export_array(column: Sequence[Any], kind: pa.DataType) -> pa.Array:
+    """A column of the database as the export's type (the cages' JSON text back as a list)."""
+    if kind == CAGES_TYPE:
+        return pa.array([None if text is None else json.loads(text) for text in column], kind)
+    return pa.array(column).cast(kind)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from engine.geometry import geometry
 from pipeline.catalog import Catalog
 from pipeline.dig import ChunkStore, make_chunks
 from pipeline.errors import PipelineError
@@ -23,7 +22,7 @@ from pipeline.recipe import Recipe, file_digest
 from pipeline.source_sections import ranked_puzzles
 from pipeline.store import puzzle_id
 from pipeline.tasks import DigJob, plan_chunks, puzzle_row, section_tiers
-from pipeline.variants import canonical_keys
+from pipeline.variants import canonical_keys, row_geometry
 
 MAX_RESERVE_ROUNDS = 20  # times a run chooses again because books running beside it took ids
 
@@ -51,7 +50,7 @@ def source_rows(
             break
         batch = ranked[start : start + spec.count]
         geos = [
-            geometry(spec.box_rows, spec.box_cols, item["variant"], item["regions"])
+            row_geometry({"box_rows": spec.box_rows, "box_cols": spec.box_cols, **item})
             for item in batch
         ]
         keys = canonical_keys(

@@ -35,7 +35,9 @@ from pipeline.prepare import GRADE, prepare_engine, prepare_grading
 from pipeline.recheck import check_verdicts
 from pipeline.recipe import ParallelSpec, usable_jobs
 from pipeline.recipe_schema import ALL_CORES, JOBS_ALLOWED
+from pipeline.store import CAGES_TYPE
 from pipeline.tasks import GRADED_SCHEMA, INVALID, OK, STATUSES, GradeTask, Verdicts, grade_chunk
+from pipeline.variants import cages_value
 
 DEFAULT_CHUNK = 2_000  # puzzles per worker task: ~0.15 s of grading, far above pickling costs
 TOP_PUZZLES = 5  # hardest and slowest puzzles listed in the summary
@@ -199,6 +201,7 @@ def _output_table(chunk: list[InputRow], verdicts: Verdicts) -> pa.Table:
         "box_cols": pa.array([row.box[1] if row.box else None for row in chunk], pa.int64()),
         "variant": pa.array([row.variant for row in chunk], pa.string()),
         "regions": pa.array([row.regions for row in chunk], pa.string()),
+        "cages": pa.array([cages_value(row.cages) for row in chunk], CAGES_TYPE),
     }
     return pa.table(
         {
@@ -234,7 +237,11 @@ def _result_tables(
     def tasks() -> Iterator[GradeTask]:
         for chunk in chunks:
             pending.append((chunk, meter.bytes_read))
-            shapes = [(row.puzzle, (*row.box, row.variant, row.regions)) for row in chunk if row.ok]
+            shapes = [
+                (row.puzzle, (*row.box, row.variant, row.regions, row.cages))
+                for row in chunk
+                if row.ok
+            ]
             yield shapes, *settings  # type: ignore[misc]
 
     for _, verdicts in results_in_order(grade_chunk, tasks(), spec, check_verdicts):

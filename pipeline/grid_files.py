@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine.cages import InvalidCages
 from engine.geometry import CLASSIC, InvalidLayout, geometry
 from pipeline.puzzle_files import reading_parquet, scan_table
 from pipeline.store import StoreError
-from pipeline.variants import VARIANT_COLUMNS, row_variant
+from pipeline.variants import VARIANT_COLUMNS, row_cages, row_variant
 
 GRID_COLUMNS = ("solution", "box_rows", "box_cols")
 
@@ -89,9 +90,11 @@ def _solution(
     if not isinstance(text, str):
         raise StoreError(f"{path}: row {number}: solution is {text!r}, not a grid")
     try:
-        geo = geometry(*box, variant, row.get("regions"))
-    except ValueError as exc:  # a bad layout (InvalidLayout names the region), or variant
-        column = "regions" if isinstance(exc, InvalidLayout) else "variant"
+        cages = row_cages(row.get("cages"), box[0] * box[1])
+        geo = geometry(*box, variant, row.get("regions"), cages)
+    except ValueError as exc:  # a bad layout (InvalidLayout names the region, InvalidCages the
+        # cage), or variant
+        column = {InvalidLayout: "regions", InvalidCages: "cages"}.get(type(exc), "variant")
         raise StoreError(f"{path}: row {number}: {column}: {exc}") from None
     try:
         grid = engine.parse(text, geo)

@@ -6,7 +6,8 @@ Grade output is recognised by its ``status`` column; only its ok rows are puzzle
 were reported by ``grade`` itself and are counted as skipped), and the ids of the rows taken are
 computed as the store computes them (:func:`pipeline.variants.canonical_keys`), so a puzzle
 printed from a bought collection has the id it would have in a run's book. Every scan has the
-``variant`` and ``regions`` columns: a file written before they existed reads as classic.
+``variant``, ``regions`` and ``cages`` columns: a file written before they existed reads as
+classic (before Killer: no cages).
 
 A file can hold a million puzzles: each command reads only the columns it needs, and only the
 rows it keeps are turned into Python objects. Column names and types are checked against the
@@ -48,10 +49,14 @@ FROM_GRADE = {
 }
 #: What each store column must hold (a column of nulls only passes as any).
 TEXT, WHOLE_NUMBERS, NUMBERS = "text", "whole numbers", "numbers"
+CAGES = "cages (a list of {sum, cells})"
+#: A Killer's ``cages`` column as polars reads it (:data:`pipeline.store.CAGES_TYPE`).
+CAGES_DTYPE = pl.List(pl.Struct({"sum": pl.Int32, "cells": pl.List(pl.Int32)}))
 FITS: dict[str, Callable[[pl.DataType], bool]] = {
     TEXT: lambda dtype: dtype in (pl.String, pl.Categorical, pl.Enum),
     WHOLE_NUMBERS: lambda dtype: dtype.is_integer(),
     NUMBERS: lambda dtype: dtype.is_numeric(),
+    CAGES: lambda dtype: dtype == CAGES_DTYPE,
 }
 KINDS = {
     "id": TEXT,
@@ -68,12 +73,18 @@ KINDS = {
     "score": NUMBERS,
     "variant": TEXT,
     "regions": TEXT,
+    "cages": CAGES,
 }
-#: A puzzle's rules, in every scan: classic (and no regions) where the file has no such column.
-VARIANT_DEFAULTS = {"variant": pl.lit(CLASSIC), "regions": pl.lit(None, pl.String)}
+#: A puzzle's rules, in every scan: classic (no regions, no cages) where the file has no such
+#: column.
+VARIANT_DEFAULTS = {
+    "variant": pl.lit(CLASSIC),
+    "regions": pl.lit(None, pl.String),
+    "cages": pl.lit(None, CAGES_DTYPE),
+}
 #: What a book puzzle is made of (:func:`pipeline.render.book_from_rows`); ``passes`` shades the
-#: answer key and only a run's files have it; a file older than variants has no ``variant``
-#: and ``regions`` columns, which its scan fills as classic (:data:`VARIANT_DEFAULTS`).
+#: answer key and only a run's files have it; a file older than variants has no ``variant``,
+#: ``regions`` and ``cages`` columns, which its scan fills as classic (:data:`VARIANT_DEFAULTS`).
 BOOK_COLUMNS = (
     "id",
     "givens",
@@ -85,6 +96,7 @@ BOOK_COLUMNS = (
     "passes",
     "variant",
     "regions",
+    "cages",
 )
 
 
@@ -257,7 +269,7 @@ def _check_tiers(scan: PuzzleScan, tiers: Collection[str]) -> None:
 
 def add_ids(rows: list[dict[str, Any]]) -> None:
     """The store's id of each row (with ``givens``, ``box_rows``, ``box_cols``, ``variant``,
-    ``regions``): a hash of its box shape and canonical key."""
+    ``regions``, ``cages``): a hash of its box shape and canonical key."""
     keys = canonical_keys([(row["givens"], row_geometry(row)) for row in rows])
     for row, key in zip(rows, keys, strict=True):
         row["id"] = puzzle_id(row["box_rows"], row["box_cols"], key)

@@ -39,7 +39,14 @@ from engine.geometry import geometry
 from engine.text import parse_many
 from pipeline.parallel import UntrustedResult
 from pipeline.store import puzzle_id
-from pipeline.variants import canonical_keys, is_jigsaw, row_variant
+from pipeline.variants import (
+    broken_cage,
+    canonical_keys,
+    is_jigsaw,
+    is_killer,
+    row_cages,
+    row_variant,
+)
 
 if TYPE_CHECKING:
     from pipeline.tasks import DigJob, GradeTask, GridJob, Verdicts
@@ -102,7 +109,7 @@ def _row_geometry(
 ) -> Geometry:
     """The grid a worker's row is on: the task's box shape and variant and, for a Jigsaw, the
     row's layout (the task's, when it sent one: ``task_regions`` is then not None), which must be
-    n connected regions of n cells."""
+    n connected regions of n cells; for a Killer the row's cages, which must cover the grid."""
     if row_variant(row) != variant:
         _fail(where, f"variant is {row.get('variant')!r}, the task gives {variant!r}")
     regions = row.get("regions")
@@ -110,8 +117,16 @@ def _row_geometry(
         _expect(where, row, {"regions": None})
     elif task_regions is not None and regions != task_regions:
         _fail(where, "the regions are not the layout the task sent")
+    if not is_killer(variant):
+        _expect(where, row, {"cages": None})
     try:
-        return geometry(*box, variant, regions)
+        cages = row_cages(row.get("cages"), box[0] * box[1])
+    except ValueError as exc:  # InvalidCages names the cage at fault
+        _fail(where, f"the cages do not make a {variant} grid ({exc})")
+    if is_killer(variant) and cages is None:
+        _fail(where, f"a {variant} row has no cages")
+    try:
+        return geometry(*box, variant, regions, cages)
     except ValueError as exc:  # InvalidLayout names the region at fault
         _fail(where, f"the regions are not a {variant} layout ({exc})")
 
@@ -148,6 +163,8 @@ def check_dug(job: DigJob, rows: Sequence[Mapping[str, Any]]) -> None:
             _fail(where, f"the puzzle has no single solution ({exc})")
         if engine.to_text(geo, grade.solution) != solution:
             _fail(where, "the puzzle's one solution is not the recorded solution")
+        if (broken := broken_cage(solution, geo)) is not None:
+            _fail(where, f"the solution breaks {broken}")
         if not math.isclose(row["score"], grade.score, rel_tol=SCORE_TOLERANCE):
             _fail(where, f"score is {row['score']!r}, the puzzle grades {grade.score!r}")
         techniques = [
@@ -207,5 +224,8 @@ def check_verdicts(task: GradeTask, verdicts: Verdicts) -> None:
     for (puzzle, shape), state, solution in zip(puzzles, status, solutions, strict=True):
         if state == OK:
             where = f"graded puzzle {puzzle}"
-            text = _full_grid(where, solution, geometry(*shape))
+            geo = geometry(*shape)
+            text = _full_grid(where, solution, geo)
             _keeps_givens(where, puzzle, text)
+            if (broken := broken_cage(text, geo)) is not None:
+                _fail(where, f"the solution breaks {broken}")

@@ -278,10 +278,12 @@ SECTION = Table(
         Key(
             "variant",
             "value",
-            "classic, or jigsaw, windoku, x joined by '+' (jigsaw+x); windoku is 9x9 only",
+            "classic, or jigsaw, killer, windoku, x joined by '+' (jigsaw+x, killer+x); "
+            "windoku is 9x9 only",
             "classic",
             "the rules: x adds the two main diagonals, windoku four windows, jigsaw a new "
-            "layout of irregular regions for each puzzle in place of the boxes (no box key)",
+            "layout of irregular regions for each puzzle in place of the boxes (no box key), "
+            "killer cages with sums drawn for each puzzle",
         ),
         Key(
             "tier",

@@ -16,8 +16,9 @@ import engine
 from engine import TECHNIQUE_NAMES, Geometry
 from engine.geometry import CLASSIC, geometry
 from pipeline.errors import UserError
+from pipeline.puzzle_files import CAGES_DTYPE
 from pipeline.store import puzzle_id, write_text
-from pipeline.variants import canonical_keys
+from pipeline.variants import broken_cage, canonical_keys, row_cages
 
 QUANTILES = 4  # quartiles of the score
 NO_TIER = "(none)"
@@ -31,6 +32,7 @@ VERIFY_COLUMNS = {
     "box_cols": pl.Int64,
     "variant": pl.String,
     "regions": pl.String,
+    "cages": CAGES_DTYPE,
 }
 #: The columns a summary reads, and the types it reads them as.
 SUMMARY_COLUMNS = {
@@ -236,17 +238,21 @@ def verify_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[int, list[Problem]]:
 def verify_batch(batch: pl.DataFrame, first_row: int = 0) -> list[Problem]:
     """:func:`verify_rows` of a frame of :data:`VERIFY_COLUMNS` (``id`` may be absent, as in
     grade output: it is computed for the rows with a problem only), its rows numbered from
-    ``first_row``. One counter call per grid (box shape, variant, a Jigsaw's layout); the givens
-    are parsed one by one only when that call finds a malformed puzzle, to name it."""
+    ``first_row``. One counter call per grid (box shape, variant, a Jigsaw's layout, a Killer's
+    cages); the givens are parsed one by one only when that call finds a malformed puzzle, to
+    name it. A Killer's stored solution must also fill each cage with its sum, no digit twice."""
     if "id" not in batch.columns:
         batch = batch.with_columns(pl.lit(None, pl.String).alias("id"))
     numbered = batch.with_row_index("row", offset=first_row)
     problems: list[Problem] = []
-    grids = ("box_rows", "box_cols", "variant", "regions")
-    for (box_rows, box_cols, variant, regions), group in numbered.group_by(grids):
+    if "cages" not in batch.columns:
+        numbered = numbered.with_columns(pl.lit(None, CAGES_DTYPE).alias("cages"))
+    grids = ("box_rows", "box_cols", "variant", "regions", "cages")
+    for (box_rows, box_cols, variant, regions, cages), group in numbered.group_by(grids):
         rows = [_Row(*row) for row in group.select(_Row._fields).iter_rows()]
         try:
-            geo = geometry(int(box_rows), int(box_cols), variant or CLASSIC, regions)
+            ruled = row_cages(cages, int(box_rows) * int(box_cols))
+            geo = geometry(int(box_rows), int(box_cols), variant or CLASSIC, regions, ruled)
         except (TypeError, ValueError) as exc:  # no box shape, an unknown variant, a bad layout
             problem = "no box shape" if box_rows is None or box_cols is None else str(exc)
             problems += [Problem(row.row, _id_of(row, None), problem) for row in rows]
@@ -282,6 +288,8 @@ def _problems_of_shape(rows: list[_Row], geo: Geometry) -> list[Problem]:
             found.append((row, "no solution" if count == 0 else "more than one solution"))
         elif row.solution and solution != row.solution:
             found.append((row, "stored solution is wrong"))
+        elif (broken := broken_cage(solution, geo)) is not None:
+            found.append((row, f"the solution breaks {broken}"))
     return [Problem(row.row, _id_of(row, geo), problem) for row, problem in found]
 
 

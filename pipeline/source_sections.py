@@ -21,9 +21,9 @@ import polars as pl
 from pipeline.grade import graded_table
 from pipeline.recipe import Recipe, SectionSpec
 from pipeline.tasks import OK
-from pipeline.variants import is_jigsaw
+from pipeline.variants import is_jigsaw, is_killer
 
-RANKED_COLUMNS = ("puzzle", "solution", "line", "variant", "regions")
+RANKED_COLUMNS = ("puzzle", "solution", "line", "variant", "regions", "cages")
 
 
 class RankedPuzzles(Sequence[dict[str, Any]]):
@@ -51,8 +51,8 @@ def ranked_puzzles(
     section: SectionSpec, index: int, recipe: Recipe
 ) -> tuple[RankedPuzzles, dict[str, int]]:
     """The ok puzzles of ``section.source`` of the section's variant and tier, in its order
-    (``puzzle``, ``solution``, ``line``, ``variant``, ``regions``), and counts of the file's
-    rows: read, skipped (not ok: invalid, another shape, no or several solutions), of another
+    (``puzzle``, ``solution``, ``line``, ``variant``, ``regions``, ``cages``), and counts of the
+    file's rows: read, skipped (not ok: invalid, another shape, no or several solutions), of another
     variant and of another tier.
 
     Orders: ``file`` as written; ``easiest`` / ``hardest`` by score (file order breaks ties);
@@ -60,8 +60,10 @@ def ranked_puzzles(
     Raises :class:`pipeline.grade.UnusableArguments` when the file cannot be read.
     """
     assert section.source is not None and recipe.seed is not None
-    # rows that do not name their variant are the section's; a Jigsaw's must (their layouts)
-    plain = None if is_jigsaw(section.variant) else section.variant
+    # rows that do not name their variant are the section's; a Jigsaw's or Killer's must (their
+    # layouts, their cages)
+    own = is_jigsaw(section.variant) or is_killer(section.variant)
+    plain = None if own else section.variant
     table = graded_table(section.source, recipe.tiers, recipe.parallel.n_jobs, section.box, plain)
     graded = pl.from_arrow(table.select(["status", "tier", "score", *RANKED_COLUMNS]))
     assert isinstance(graded, pl.DataFrame)

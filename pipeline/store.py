@@ -9,9 +9,9 @@ Puzzle ids are stable and content-based: a hash of the box shape and the puzzle'
 (``engine.canon``; :mod:`pipeline.variants`), so a disguised copy of a puzzle (relabelled,
 rows/bands or columns/stacks permuted, transposed) has the same id as the original, and a
 variant puzzle (X, Windoku, Jigsaw ...) never shares one with a classic puzzle. Every table of
-puzzles or grids names each row's ``variant`` and, for a Jigsaw, its ``regions``; a file written
-before those columns existed reads as classic. The catalog of every id already in a book is
-:mod:`pipeline.catalog`.
+puzzles or grids names each row's ``variant``, for a Jigsaw its ``regions`` and for a Killer its
+``cages``; a file written before those columns existed reads as classic (without ``cages``:
+null). The catalog of every id already in a book is :mod:`pipeline.catalog`.
 
 """
 
@@ -33,7 +33,7 @@ from pipeline.errors import UserError
 from pipeline.formats import FormatError
 from pipeline.formats.writers import atomic_path
 
-SCHEMA_VERSION = "2"  # 2: the variant and regions columns
+SCHEMA_VERSION = "3"  # 2: the variant and regions columns; 3: cages
 GENERATOR_VERSION = version("sudoku-pipeline")
 METADATA = {b"sudoku.schema_version": SCHEMA_VERSION, b"sudoku.generator": GENERATOR_VERSION}
 ID_LENGTH = 16  # hex digits of the id hash: 64 bits, no collision in any plausible catalog
@@ -44,9 +44,16 @@ MANIFEST_FILE = "manifest.json"  # in a run folder: written last, once the book 
 
 _TIMESTAMP = pa.timestamp("us", tz="UTC")
 _TECHNIQUE_COUNT = pa.struct([("technique", pa.string()), ("steps", pa.int32())])
-#: A row's rules: ``classic``, ``x``, ``jigsaw+x`` ... (:func:`engine.geometry.variant_name`)
-#: and a Jigsaw's layout, one region symbol per cell, row-major (null for other variants).
-VARIANT_FIELDS = [pa.field("variant", pa.string(), nullable=False), ("regions", pa.string())]
+#: A Killer's cages: each its total and its cells, row-major indices from 0 (docs/puzzle-files.md).
+CAGES_TYPE = pa.list_(pa.struct([("sum", pa.int32()), ("cells", pa.list_(pa.int32()))]))
+#: A row's rules: ``classic``, ``x``, ``jigsaw+x``, ``killer`` ...
+#: (:func:`engine.geometry.variant_name`), a Jigsaw's layout, one region symbol per cell,
+#: row-major, and a Killer's cages (each null for other variants).
+VARIANT_FIELDS = [
+    pa.field("variant", pa.string(), nullable=False),
+    ("regions", pa.string()),
+    ("cages", CAGES_TYPE),
+]
 
 #: Full solution grids (``pipeline generate``).
 GRID_SCHEMA = pa.schema(

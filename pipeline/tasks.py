@@ -28,13 +28,14 @@ import pyarrow.compute as pc
 
 import engine
 from engine import Geometry, InvalidPuzzle, MultipleSolutions, NoSolution, Tier
+from engine.cages import Cage
 from engine.dig import DigFailed, DigResult, ImpossibleBand, dig
 from engine.geometry import CLASSIC, geometry
 from engine.layouts import NoLayout, random_layout
 from pipeline.errors import PipelineError
 from pipeline.recipe import SectionSpec, bands_for
 from pipeline.recipe_schema import DEFAULT_CHUNK_SIZE
-from pipeline.store import puzzle_id
+from pipeline.store import CAGES_TYPE, puzzle_id
 from pipeline.variants import canonical_keys, is_jigsaw, variant_columns
 
 #: Items per seeded chunk of ``pipeline generate`` and ``pipeline dig``: fixed, so their
@@ -314,7 +315,7 @@ def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
 
 #: The rows of ``pipeline grade``'s output. ``raw`` (the text as read) is kept only for invalid
 #: rows, whose puzzle could not be normalised; the grade columns are null except for ok rows;
-#: ``variant`` and ``regions`` are the store's (:data:`pipeline.store.VARIANT_FIELDS`).
+#: ``variant``, ``regions`` and ``cages`` are the store's (:data:`pipeline.store.VARIANT_FIELDS`).
 GRADED_SCHEMA = pa.schema(
     [
         ("source", pa.string()),
@@ -328,6 +329,7 @@ GRADED_SCHEMA = pa.schema(
         ("box_cols", pa.int64()),
         ("variant", pa.string()),  # null only on an invalid row whose variant is unknown
         ("regions", pa.string()),  # a Jigsaw's layout, else null
+        ("cages", CAGES_TYPE),  # a Killer's cages, else null
         ("score", pa.float64()),
         ("tier", pa.string()),
         ("iterations", pa.int64()),
@@ -361,8 +363,9 @@ VERDICT_SCHEMA = pa.schema([GRADED_SCHEMA.field(name) for name in VERDICT_COLUMN
 
 
 #: A puzzle's grid as a task carries it (a :class:`engine.Geometry` is rebuilt, cached, from it
-#: in the worker): box rows, box cols, variant and a Jigsaw's regions (else None).
-Shape = tuple[int, int, str, str | None]
+#: in the worker): box rows, box cols, variant, a Jigsaw's regions and a Killer's checked cages
+#: (else None; a Shape without cages is a grid without them).
+Shape = tuple[int, int, str, str | None, tuple[Cage, ...] | None] | tuple[int, int, str, str | None]
 #: What a worker receives: a chunk's well-formed ``(puzzle, shape)`` pairs, a recipe's own tier
 #: bands (each grid size adds its defaults, :func:`pipeline.recipe.bands_for`), and on a machine
 #: still compiling the engine what to call before a row needs more than the core rungs
@@ -381,7 +384,8 @@ class Verdicts(NamedTuple):
 def grade_chunk(task: GradeTask) -> Verdicts:
     """Verdicts for a chunk of well-formed ``(puzzle, shape)`` pairs, in their order.
 
-    One ``engine.grade_many`` call per grid (box shape and variant; a Jigsaw's per layout), with
+    One ``engine.grade_many`` call per grid (box shape and variant; a Jigsaw's per layout, a
+    Killer's per cages), with
     its size's bands as a run uses them: logic proves most puzzles unique under the variant's
     rules on its own, and the engine counts solutions only where it must.
     """
@@ -393,12 +397,12 @@ def grade_chunk(task: GradeTask) -> Verdicts:
         _verdicts(
             engine.grade_many(
                 [puzzles[i][0] for i in indices],
-                bands_for(own, box_rows, box_cols),
-                geometry(box_rows, box_cols, variant, regions),
+                bands_for(own, shape[0], shape[1]),
+                geometry(*shape),
                 before_full_ladder,
             )
         )
-        for (box_rows, box_cols, variant, regions), indices in by_box.items()
+        for shape, indices in by_box.items()
     ]
     if len(parts) == 1:
         return parts[0]

@@ -1,8 +1,8 @@
 """Regenerate the page images in this folder: a sample book for the layouts, a small real run
 (dug and graded puzzles) for the hints, worked solutions and report charts, the nightly book's
 front pages (contents, how to play, about the difficulty), large print, an imposed sheet, and
-two paperback covers (rasterised with pypdfium2), and the variants (Sudoku-X, Windoku, Jigsaw and
-their combinations).
+two paperback covers (rasterised with pypdfium2), the variants (Sudoku-X, Windoku, Jigsaw and
+their combinations) and Killer.
 
 Run: ``.venv/bin/python docs/render/make_pages.py`` (needs ``pdftoppm`` from poppler-utils and
 ``chromium`` for the report's screenshot); name parts to make only those, e.g.
@@ -95,6 +95,12 @@ VARIANT_IMAGES = {
     "variant-jigsaw-6x6.png": "Kids' Jigsaw",
     "variant-answers.png": "Answers: Jigsaw-X",
 }
+#: Killer: a 9x9 section on a 6x9 trim, 2 to a page, its answers, and large print on letter.
+KILLER_SECTIONS = [
+    ("Killer", SampleSection("hard", 9, 2, 4, "killer")),
+    ("Killer-X", SampleSection("hard", 9, 2, 2, "killer+x")),
+]
+KILLER_IMAGES = {"killer-puzzles.png": "Killer", "killer-answers.png": "Answers: Killer"}
 POINTS_PER_INCH = 72
 REPORT_WINDOW = "1200,1500"
 CHROMIUM = [
@@ -220,6 +226,25 @@ def variants(folder: Path) -> None:
     page_png(tinted, dict(result.contents)["Kids' Jigsaw"], "variant-jigsaw-tinted.png")
 
 
+def killer(folder: Path) -> None:
+    """Killer pages on a 6x9 trim (puzzles, answers with faint cages, the rules page) and a
+    large-print page on letter."""
+    book = sample_book([spec for _, spec in KILLER_SECTIONS], seed=5, title="Killer Sudoku")
+    sections = [
+        dataclasses.replace(section, title=title)
+        for section, (title, _) in zip(book.sections, KILLER_SECTIONS, strict=True)
+    ]
+    book = dataclasses.replace(book, sections=sections)
+    pdf = folder / "killer.pdf"
+    result = render_book(book, pdf, PrintOptions(trim="6x9"))
+    first_pages = dict(result.contents) | {"rules": 2}
+    for name, heading in {"killer-rules.png": "rules", **KILLER_IMAGES}.items():
+        page_png(pdf, first_pages[heading], name)
+    large = folder / "killer-large.pdf"
+    result = render_book(book, large, PrintOptions(large_print=True))
+    page_png(large, dict(result.contents)["Killer"], "killer-large-print.png")
+
+
 PARTS = {
     "layouts": layouts,
     "real_run": real_run,
@@ -228,6 +253,7 @@ PARTS = {
     "imposed": imposed,
     "covers": covers,
     "variants": variants,
+    "killer": killer,
 }
 
 

@@ -56,7 +56,9 @@ def grade(
         typer.Option(
             help="Variant of the puzzles that do not name theirs (x, windoku, x+windoku; a line "
             "may begin 'x:', a table have a variant column); default classic. Jigsaw puzzles "
-            "give their layouts in the file: 'jigsaw: <layout> <puzzle>' (docs/puzzle-files.md).",
+            "give their layouts in the file: 'jigsaw: <layout> <puzzle>', Killer puzzles their "
+            "cages: 'killer: <cage map> <totals> [<givens>]' or a cages column "
+            "(docs/puzzle-files.md).",
             show_default=False,
         ),
     ] = None,

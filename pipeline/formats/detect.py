@@ -5,7 +5,8 @@ several lines; one reader serves the three), ``csv``/``tsv`` (a header row names
 ``parquet``. A ``.csv``/``.tsv`` file without a header is read as ``lines``, since that reader
 splits fields on commas and tabs too. A first line of names is a header only when the next line
 has as many fields (a free-text title line holding a ``;`` is not one). A line that begins with
-a variant tag (``x: <puzzle>``, ``jigsaw: <layout> <puzzle>``) is a puzzle line.
+a variant tag (``x: <puzzle>``, ``jigsaw: <layout> <puzzle>``, ``killer: <cage map> <totals>``)
+is a puzzle line.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from engine.geometry import MAX_SIZE, MIN_SIZE, SYMBOLS
 from pipeline.formats.blocks import is_separator, row_cells
 from pipeline.formats.rows import EXTRA_BLANKS, FormatError
-from pipeline.formats.tags import split_tag
+from pipeline.formats.tags import names_killer, split_tag
 
 LINES, SDK, SS, GRID, CSV, TSV, PARQUET = "lines", "sdk", "ss", "grid", "csv", "tsv", "parquet"
 FORMATS = (LINES, SDK, SS, GRID, CSV, TSV, PARQUET)
@@ -141,7 +142,10 @@ def sniff(head: bytes, suffix: str, complete: bool, encoding: str = "utf-8") -> 
     if any(rulings):
         return GRID
     fields = [field for line in content[:_SNIFF_ROWS] for field in _leading_fields(line)]
-    if any(map(is_puzzle_like, fields)) and not _grid_run(raw_lines, first):
+    killers = any(
+        names_killer(tag) for line in content[:_SNIFF_ROWS] if (tag := split_tag(line)[0])
+    )
+    if (killers or any(map(is_puzzle_like, fields))) and not _grid_run(raw_lines, first):
         return LINES
     return GRID if _opens_grid(content) else LINES
 

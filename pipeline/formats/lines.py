@@ -4,7 +4,8 @@ Fields are separated by whitespace, ``,``, ``;``, ``:`` or ``|`` (tdoku's ``puzz
 the common ``puzzle rating`` lists, headerless CSV/TSV). Extra fields have no names, so they are
 named by what they look like: the first as long as the puzzle is its ``solution``, the first
 number its ``rating``, the rest joined into ``comment``. A line may begin with its variant
-(``x: <puzzle>``, ``jigsaw: <layout> <puzzle>``: :mod:`pipeline.formats.tags`).
+(``x: <puzzle>``, ``jigsaw: <layout> <puzzle>``, ``killer: <cage map> <totals> [<givens>]``:
+:mod:`pipeline.formats.tags`, :mod:`pipeline.formats.killer`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pipeline.formats.detect import FIELD_SEPARATORS
+from pipeline.formats.killer import read_cages
 from pipeline.formats.rows import Candidate, clean_text, undecodable
 from pipeline.formats.sources import Line, too_long
-from pipeline.formats.tags import names_jigsaw, split_tag
+from pipeline.formats.tags import names_jigsaw, names_killer, split_tag
 
 QUOTES = "\"'"
 
@@ -63,13 +65,43 @@ def read_lines(lines: Iterable[Line]) -> Iterator[Candidate]:
                 yield Candidate(number, text, None, {}, reason, tag)
                 continue
             regions, fields = fields[0].strip(QUOTES), fields[1:]
+        cages = None
+        if tag is not None and names_killer(tag):
+            try:
+                cages, fields = _killer_fields(tag, fields)
+            except ValueError as exc:
+                yield Candidate(number, text, None, {}, clean_text(str(exc)), tag, regions)
+                continue
         puzzle = fields[0].strip(QUOTES)
         extra = extra_fields(fields[1:], len(puzzle)) if len(fields) > 1 else {}
         if puzzle.isascii() and (regions is None or regions.isascii()):
-            yield Candidate(number, text, puzzle, extra, None, tag, regions)
+            yield Candidate(number, text, puzzle, extra, None, tag, regions, cages)
             continue
         read = [part for part in (regions, puzzle) if part]
         bad = next(
             (found for part in read if (found := undecodable(part, line.find(part) + 1))), None
         )
-        yield Candidate(number, text, None if bad else puzzle, extra, bad, tag, regions)
+        yield Candidate(number, text, None if bad else puzzle, extra, bad, tag, regions, cages)
+
+
+def _killer_fields(tag: str, fields: list[str]) -> tuple[tuple, list[str]]:
+    """A Killer line's cages (its cage map and totals) and the fields from its givens on (all
+    blank when it gives none: the next field is then a number or nothing); ValueError naming
+    what is wrong."""
+    if len(fields) < 2 or not fields[1]:
+        raise ValueError(
+            f"a {tag} line is '{tag}: <cage map> <totals> [<givens>]'; this one has no totals"
+        )
+    cage_map, totals, rest = fields[0].strip(QUOTES), fields[1], fields[2:]
+    if not cage_map.isascii():
+        raise ValueError(undecodable(cage_map) or f"cage map: {cage_map!r} is not ASCII")
+    cages = read_cages(cage_map, totals)
+    rest = [field for field in rest if field]
+    if not rest or _is_number(rest[0]):
+        return cages, ["." * len(cage_map), *rest]
+    if len(rest[0].strip(QUOTES)) != len(cage_map):
+        raise ValueError(
+            f"the givens have {len(rest[0].strip(QUOTES))} cells, the cage map "
+            f"{len(cage_map)}; they must be as long"
+        )
+    return cages, rest

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from engine.cages import Cage
 from engine.geometry import CLASSIC
 from pipeline.errors import UserError
 
@@ -34,6 +35,7 @@ class Candidate(NamedTuple):
     reason: str | None = None  # set when the reader already knows the row is bad
     variant: str | None = None  # as the row names it (a line's tag, a column); None: not named
     regions: str | None = None  # a Jigsaw's layout as the row gives it
+    cages: Any = None  # a Killer's cages as the row gives them (pipeline.formats.killer.raw_cages)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +48,7 @@ class InputRow:
     symbols) whenever the row could be read as a grid, so also for clashing givens; ``box`` is
     its box shape whenever the length fixes one; ``variant`` its variant in its one spelling
     (None when the row names one that does not exist), ``regions`` a Jigsaw's layout (upper-case
-    region symbols).
+    region symbols), ``cages`` a Killer's cages as :func:`engine.cages.checked_cages` gives them.
     """
 
     source: str
@@ -58,6 +60,7 @@ class InputRow:
     reason: str | None = None
     variant: str | None = CLASSIC
     regions: str | None = None
+    cages: tuple[Cage, ...] | None = None
 
     @property
     def ok(self) -> bool:

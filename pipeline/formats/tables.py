@@ -2,8 +2,9 @@
 :func:`table_columns`), and Parquet.
 
 The puzzle column is ``column`` when given, else the first column with a usual name
-(:data:`PUZZLE_COLUMNS`), else the first column; ``variant`` and ``regions`` columns name each
-row's variant and a Jigsaw's layout (:data:`VARIANT_COLUMNS`, as the pipeline writes them); every
+(:data:`PUZZLE_COLUMNS`), else the first column; ``variant``, ``regions`` and ``cages`` columns
+name each row's variant, a Jigsaw's layout and a Killer's cages (:data:`VARIANT_COLUMNS`, as the
+pipeline writes them; CSV cages as JSON, :mod:`pipeline.formats.killer`); every
 other column goes into ``extra`` under its own name. CSV rows are read one line at a time, so a
 quoted field cannot span lines (no puzzle file does that) and one bad line spoils only its own
 row.
@@ -39,12 +40,12 @@ from pipeline.variants import VARIANT_COLUMNS
 PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz", "givens", "grid", "sudoku", "question")
 
 
-def variant_fields(extra: dict[str, Any]) -> tuple[str | None, str | None]:
-    """A row's variant and regions, taken out of its other columns (None where not given: an
-    empty cell or a null)."""
-    found = (extra.pop(name, None) for name in VARIANT_COLUMNS)
-    variant, regions = (None if value in (None, "") else str(value) for value in found)
-    return variant, regions
+def variant_fields(extra: dict[str, Any]) -> tuple[str | None, str | None, Any]:
+    """A row's variant, regions and cages (as the file holds them: a list, or JSON text in a
+    CSV cell), taken out of its other columns (None where not given: an empty cell or a null)."""
+    variant, regions, cages = (extra.pop(name, None) for name in VARIANT_COLUMNS)
+    variant, regions = (None if value in (None, "") else str(value) for value in (variant, regions))
+    return variant, regions, None if cages in (None, "") else cages
 
 
 def pick_column(name: str, columns: Sequence[str], column: str | None) -> int:

@@ -1,8 +1,10 @@
 """The text form of a variant puzzle on one line: the variant's name and ``:``, then the puzzle,
-a Jigsaw's layout first (docs/puzzle-files.md)::
+a Jigsaw's layout first, a Killer's cages before the puzzle (docs/puzzle-files.md;
+:mod:`pipeline.formats.killer`)::
 
     x: 3.....5.4...........53...29...4...17....2.....5..3.....8....7.6......3...4.5.....
     jigsaw: <n*n region symbols, row by row> <the puzzle>
+    killer: <cage map> <totals> [<the givens>]
 
 A line without a tag is a puzzle of the variant the command names (``--variant``, default
 classic). The tag is read as :func:`engine.geometry.variant_name` reads a name (any case, parts
@@ -15,7 +17,7 @@ from __future__ import annotations
 import re
 
 from engine.geometry import variant_name
-from pipeline.variants import is_jigsaw
+from pipeline.variants import is_jigsaw, is_killer
 
 TAG = re.compile(r"\s*([A-Za-z]+(?:\s*\+\s*[A-Za-z]+)*)\s*:\s*")
 
@@ -33,5 +35,14 @@ def names_jigsaw(tag: str) -> bool:
     name does not (it is reported when the row is validated)."""
     try:
         return is_jigsaw(variant_name(tag))
+    except ValueError:
+        return False
+
+
+def names_killer(tag: str) -> bool:
+    """Whether a tag names a Killer variant (its cage map and totals come before the givens);
+    an unknown name does not."""
+    try:
+        return is_killer(variant_name(tag))
     except ValueError:
         return False

@@ -1,9 +1,9 @@
 """What goes into a book: puzzles, sections and the book itself, checked before any page is drawn.
 
 Puzzles arrive in the engine's text form (one string of n*n symbols, ``.`` for a blank) with their
-box shape and variant (a Jigsaw with its regions; rows from files older than variants have
-neither column and print as classic); :func:`book_from_rows` builds a book from store rows (plain
-mappings) grouped by tier.
+box shape and variant (a Jigsaw with its regions, a Killer with its cages; rows from files older
+than variants have none of these columns and print as classic); :func:`book_from_rows` builds a
+book from store rows (plain mappings) grouped by tier.
 Every check raises :class:`BookError` naming the puzzle, section or row at fault, because a
 half-printed book is worse than none.
 """
@@ -19,8 +19,10 @@ from typing import NoReturn
 import numpy as np
 
 import engine
+from engine.cages import Cage
 from engine.geometry import CLASSIC, Geometry, geometry
 from pipeline.errors import UserError
+from pipeline.variants import row_cages
 
 LAYOUTS = (1, 2, 4, 6)  # puzzles per page a section may ask for
 SHORT_ID_LENGTH = 8  # characters of the id printed beside each puzzle
@@ -46,7 +48,8 @@ class BookPuzzle:
 
     ``passes`` gives, per cell, the logic pass in which the cell was solved (0 for a given).
     ``variant`` is ``classic`` or a name such as ``jigsaw+x``; ``regions`` a Jigsaw's layout, one
-    symbol per cell naming its region (None for other variants).
+    symbol per cell naming its region, ``cages`` a Killer's cages as
+    :func:`engine.cages.checked_cages` gives them (None for other variants).
     """
 
     id: str
@@ -59,6 +62,7 @@ class BookPuzzle:
     passes: tuple[int, ...] | None = None
     variant: str = CLASSIC
     regions: str | None = None
+    cages: tuple[Cage, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.passes is not None:
@@ -74,8 +78,8 @@ class BookPuzzle:
     def grids(self) -> PuzzleGrids:
         """Parse and cross-check givens, solution and passes."""
         try:
-            geo = geometry(self.box_rows, self.box_cols, self.variant, self.regions)
-        except ValueError as exc:  # a bad variant name or Jigsaw layout
+            geo = geometry(self.box_rows, self.box_cols, self.variant, self.regions, self.cages)
+        except ValueError as exc:  # a bad variant name, Jigsaw layout or Killer's cages
             self._fail(str(exc))
         givens = self._parse("givens", geo)
         solution = self._parse("solution", geo)
@@ -204,6 +208,10 @@ def puzzle_from_row(row: Mapping, index: int) -> BookPuzzle:
     score = row.get("score")
     passes: Sequence[int] | None = row.get("passes")
     try:
+        try:
+            cages = row_cages(row.get("cages"), int(row["box_rows"]) * int(row["box_cols"]))
+        except ValueError as exc:  # InvalidCages names the cage
+            raise BookError(f"cages: {exc}") from None
         return BookPuzzle(
             id=str(row["id"]),
             givens=row["givens"],
@@ -215,6 +223,7 @@ def puzzle_from_row(row: Mapping, index: int) -> BookPuzzle:
             passes=None if passes is None else tuple(passes),
             variant=str(row.get("variant") or CLASSIC),
             regions=row.get("regions"),
+            cages=cages,
         )
     except BookError as exc:
         raise BookError(f"row {index}: {exc}") from None

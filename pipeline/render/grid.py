@@ -8,6 +8,13 @@ Cells carry at most one kind of shading, so every grey on a grid means one thing
 that solved the cell (an answer key that asks for it: later passes darker, showing where the
 puzzle was hard), else a variant's extra units (:mod:`pipeline.render.variants`), else, when
 asked, a tint per Jigsaw region.
+
+A Killer's cages are dashed outlines inset within the cells, each line cut so a dash lies at
+both ends (corners meet in ink, never in a gap); the cage's sum is printed small in the top-left
+corner of its top-left cell, on the cell's own fill so the outline breaks around it, and leaves
+the rest of the cell to the solver's pencil marks. On a Killer the cell rules are grey, so the
+cages and the heavy box rules stand out; an answer draws the cages faint and no sums (in its
+small cells they would crowd the solution, which shows every sum).
 """
 
 from __future__ import annotations
@@ -21,7 +28,14 @@ from reportlab.platypus import Flowable
 from engine.geometry import Geometry
 from pipeline.render.book import PuzzleGrids
 from pipeline.render.fonts import Fonts
-from pipeline.render.variants import WHITE, Segment, region_tints, rule_segments, variant_greys
+from pipeline.render.variants import (
+    WHITE,
+    Segment,
+    cage_outlines,
+    region_tints,
+    rule_segments,
+    variant_greys,
+)
 
 THIN_RULE = 0.75  # pt
 THICK_RULE_PER_CELL = 0.08  # box rules scale with the cell, within these bounds
@@ -34,6 +48,19 @@ FILLED_GREY = 0.3  # dark grey: reads as "written in", still crisp in print
 # Steps of 10 % grey stay apart on a laser printer's toner (5 % steps merged); four of them keep
 # the darkest shade light enough that grey answer symbols on it still read (contrast 0.35).
 PASS_SHADES = (0.95, 0.85, 0.75, 0.65)
+#: Killer cages: the outline's inset from the cell edges, its dashes and the sum's size scale with
+#: the cell, within bounds that keep two outlines apart and the sum legible on any trim.
+CAGE_INSET_PER_CELL = 0.09
+CAGE_INSET_MIN = 2.0  # pt
+CAGE_INSET_MAX = 5.0
+CAGE_LINE = 0.75  # pt: the finest a print service promises to reproduce
+CAGE_DASH = 2.0  # pt of ink, then about CAGE_GAP of paper
+CAGE_GAP = 1.6
+CAGE_SUM_PER_CELL = 0.22
+CAGE_SUM_MIN = 5.5  # pt
+CAGE_GREY = 0.0  # puzzle: black
+CAGE_FAINT = 0.6  # answer: the cages faint behind the solution
+KILLER_CELL_RULE_GREY = 0.55  # cell rules on a Killer, lighter than the cages
 
 
 def symbol_size(cell: float) -> float:
@@ -43,6 +70,25 @@ def symbol_size(cell: float) -> float:
 
 def thick_rule(cell: float) -> float:
     return min(THICK_RULE_MAX, max(THICK_RULE_MIN, cell * THICK_RULE_PER_CELL))
+
+
+def cage_inset(cell: float) -> float:
+    """How far inside the cell edges a cage outline runs, in points."""
+    return min(CAGE_INSET_MAX, max(CAGE_INSET_MIN, cell * CAGE_INSET_PER_CELL))
+
+
+def cage_sum_size(cell: float) -> float:
+    """Font size of a cage's sum in a cell of side ``cell`` points."""
+    return max(CAGE_SUM_MIN, cell * CAGE_SUM_PER_CELL)
+
+
+def dash_gap(length: float) -> float:
+    """The gap that puts a whole number of CAGE_DASH dashes on a line of ``length``, a dash at
+    each end, gaps as near CAGE_GAP as can be (0: too short for a gap, drawn solid)."""
+    periods = round((length - CAGE_DASH) / (CAGE_DASH + CAGE_GAP))
+    if periods < 1:
+        return 0.0
+    return (length - CAGE_DASH) / periods - CAGE_DASH
 
 
 def pass_shade(level: int) -> float:
@@ -98,7 +144,10 @@ class GridFlowable(Flowable):
     def draw(self) -> None:
         geo = self.grids.geometry
         cell = self.size / geo.n
-        self._shade(cell, cell_greys(geo, self.passes, self.tint))
+        greys = cell_greys(geo, self.passes, self.tint)
+        self._shade(cell, greys)
+        if geo.cages is not None:
+            self._cages(cell, greys, CAGE_FAINT if self.answer else CAGE_GREY)
         self._rules(cell)
         given = self.grids.givens != 0
         self._symbols(cell, self.grids.givens, given, self.fonts.grid_bold, GIVEN_GREY)
@@ -123,12 +172,54 @@ class GridFlowable(Flowable):
         canv, size = self.canv, self.size
         thin, thick = rule_segments(self.grids.geometry)
         width = thick_rule(cell)
-        canv.setStrokeGray(0)
+        killer = self.grids.geometry.cages is not None
+        canv.setStrokeGray(KILLER_CELL_RULE_GREY if killer else 0)
         canv.setLineWidth(THIN_RULE)
         canv.lines(self._points(thin, cell, 0.0))
+        canv.setStrokeGray(0)
         canv.setLineWidth(width)
         canv.lines(self._points(thick, cell, width / 2))
         canv.rect(0, 0, size, size, stroke=1, fill=0)
+
+    def _cages(self, cell: float, greys: np.ndarray, grey: float) -> None:
+        """Each cage's dashed outline, then its sum on the corner cell's fill."""
+        canv, geo, size = self.canv, self.grids.geometry, self.size
+        inset = cage_inset(cell)
+
+        def at(offset: tuple[int, int]) -> float:
+            return offset[0] * cell + offset[1] * inset
+
+        canv.saveState()
+        canv.setStrokeGray(grey)
+        canv.setLineWidth(CAGE_LINE)
+        for x0, y0, x1, y1 in cage_outlines(geo):
+            ax, ay, bx, by = at(x0), size - at(y0), at(x1), size - at(y1)
+            gap = dash_gap(abs(bx - ax) + abs(by - ay))
+            canv.setDash([CAGE_DASH, gap] if gap else [])
+            canv.line(ax, ay, bx, by)
+        canv.restoreState()
+        if self.answer:
+            return
+        font, font_size = self.fonts.grid, cage_sum_size(cell)
+        rise = self.fonts.cap_height(font) * font_size
+        pad = inset / 2
+        for cage in geo.cages or ():
+            first = cage.cells[0]
+            left, bottom = (first % geo.n) * cell, size - (first // geo.n + 1) * cell
+            label = str(cage.total)
+            width = pdfmetrics.stringWidth(label, font, font_size)
+            canv.setFillGray(float(greys[first]))
+            canv.rect(
+                left + pad,
+                bottom + cell - 2 * pad - rise - pad,
+                width + 2 * pad,
+                rise + 2 * pad,
+                stroke=0,
+                fill=1,
+            )
+            canv.setFillGray(GIVEN_GREY)
+            canv.setFont(font, font_size)
+            canv.drawString(left + 2 * pad, bottom + cell - 2 * pad - rise, label)
 
     def _points(
         self, segments: tuple[Segment, ...], cell: float, reach: float

@@ -1,5 +1,5 @@
 """What a variant adds to a printed grid, read from its geometry: where the rules are thick,
-which cells are shaded, and a tint per Jigsaw region.
+which cells are shaded, a tint per Jigsaw region, and a Killer's cage outlines.
 
 Rules are thick where two cells of different regions meet: the boxes of a classic grid, the
 irregular regions of a Jigsaw, so one rule-drawing path serves both. The extra units of a variant
@@ -9,8 +9,13 @@ reads as "one more unit" at a glance and keeps its symbol as legible as on white
 drawn corner to corner through the diagonal cells, the other common style, crosses every symbol
 on it and cannot mark a window at all.
 
+A Killer's cages are outlined by dashed lines inset within their cells, as puzzle books print
+them: the inset keeps two neighbouring cages' outlines apart (and off the cell and box rules), so
+each cage reads as one shape with its sum in its top-left corner.
+
 Coordinates here are in cells, from the grid's top-left corner: line ``k`` is the k-th rule from
-the left (or the top), ``0`` and ``n`` the frame.
+the left (or the top), ``0`` and ``n`` the frame. A cage outline's coordinates are pairs
+``(cells, insets)``: ``cells`` rules along, then ``insets`` times the inset (negative: back).
 """
 
 from __future__ import annotations
@@ -28,18 +33,22 @@ WHITE = 1.0
 #: from the other, so a Windoku-X's diagonals run darker across its windows, in greyscale too;
 #: black clues and grey answers stay clear on both.
 PART_SHADES = {"windoku": 0.9, "x": 0.8}
-EXTRA_UNITS = {"jigsaw": 0, "windoku": 4, "x": 2}
+EXTRA_UNITS = {"jigsaw": 0, "killer": 0, "windoku": 4, "x": 2}
 #: Greys of Jigsaw region tints (1 = white). Regions that share a border never share a tint (four
 #: always suffice for a map). Steps of 8 %, a little under the answer shades' 10 %: the thick
 #: borders already part the regions and the tint only helps the eye follow them, so it stays
 #: light; the darkest keeps grey answer symbols at 0.46 contrast.
 REGION_TINTS = (1.0, 0.92, 0.84, 0.76)
 #: How the rules text names each variant part.
-PART_NAMES = {"jigsaw": "Jigsaw", "windoku": "Windoku", "x": "Sudoku-X"}
+PART_NAMES = {"jigsaw": "Jigsaw", "killer": "Killer", "windoku": "Windoku", "x": "Sudoku-X"}
 COMBINED_RULE = "A puzzle that combines variants keeps the rules of each."
 
 #: A rule segment in cells: (x0, y0, x1, y1), y down from the top edge.
 Segment = tuple[int, int, int, int]
+#: A coordinate of a cage outline: ``(cells, insets)``, i.e. ``cells * cell + insets * inset``.
+Offset = tuple[int, int]
+#: A straight piece of a cage outline: (x0, y0, x1, y1), y down, x0 <= x1 and y0 <= y1.
+CageLine = tuple[Offset, Offset, Offset, Offset]
 
 
 @cache
@@ -162,3 +171,59 @@ def rule_sentences(variants: set[str], symbol: str) -> list[str]:
     if any(len(variant_parts(variant)) > 1 for variant in variants):
         sentences.append(COMBINED_RULE)
     return sentences
+
+
+@cache
+def cage_outlines(geo: Geometry) -> tuple[CageLine, ...]:
+    """The outline of every cage, inset within its cells, as maximal straight lines: a side of a
+    cell on the cage's border is drawn one inset inside it; at each end it stops an inset short
+    of a convex corner, runs on into a cage mate whose side is on the border too, and reaches an
+    inset past the cell into a concave corner, so the outline is closed with its corners met."""
+    n = geo.n
+    cage = geo.cage_of.reshape(n, n)
+
+    def inside(r: int, c: int, rr: int, cc: int) -> bool:
+        return 0 <= rr < n and 0 <= cc < n and cage[rr, cc] == cage[r, c]
+
+    def end(r: int, c: int, along: tuple[int, int], across: tuple[int, int]) -> int:
+        """Insets the side's end reaches past the cell edge towards ``along`` (-1: short)."""
+        (ar, ac), (xr, xc) = along, across
+        if not inside(r, c, r + ar, c + ac):
+            return -1
+        return 1 if inside(r, c, r + ar + xr, c + ac + xc) else 0
+
+    rows: dict[Offset, list[tuple[Offset, Offset]]] = {}  # y -> runs along x
+    cols: dict[Offset, list[tuple[Offset, Offset]]] = {}  # x -> runs along y
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                if inside(r, c, r + dr, c + dc):
+                    continue
+                inward = 1 if dr + dc < 0 else -1  # the inset points back into the cell
+                if dr:
+                    at = (r + (dr > 0), inward)
+                    first = (c, -end(r, c, (0, -1), (dr, 0)))
+                    last = (c + 1, end(r, c, (0, 1), (dr, 0)))
+                    rows.setdefault(at, []).append((first, last))
+                else:
+                    at = (c + (dc > 0), inward)
+                    first = (r, -end(r, c, (-1, 0), (0, dc)))
+                    last = (r + 1, end(r, c, (1, 0), (0, dc)))
+                    cols.setdefault(at, []).append((first, last))
+    lines: list[CageLine] = []
+    for y, runs in sorted(rows.items()):
+        lines += [(a, y, b, y) for a, b in _joined(runs)]
+    for x, runs in sorted(cols.items()):
+        lines += [(x, a, x, b) for a, b in _joined(runs)]
+    return tuple(lines)
+
+
+def _joined(runs: list[tuple[Offset, Offset]]) -> list[tuple[Offset, Offset]]:
+    """Runs on one line, those that meet end to start joined (a dash pattern then runs on)."""
+    joined: list[tuple[Offset, Offset]] = []
+    for start, stop in sorted(runs):
+        if joined and joined[-1][1] == start:
+            joined[-1] = (joined[-1][0], stop)
+        else:
+            joined.append((start, stop))
+    return joined

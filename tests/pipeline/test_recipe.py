@@ -193,7 +193,7 @@ MISTAKES = [
     (("sections", 0, "minimal"), "yes", "sections[0].minimal", "true or false"),
     (("sections", 2, "variant"), "xx", "sections[2].variant", "unknown variant 'xx': choose"),
     (("sections", 0, "variant"), "classic+x", "sections[0].variant", "does not combine"),
-    (("sections", 0, "variant"), 9, "sections[0].variant", "jigsaw, windoku, x joined by '+'"),
+    (("sections", 0, "variant"), 9, "sections[0].variant", "killer, windoku, x joined by '+'"),
     (("sections", 1, "variant"), "windoku", "sections[1].variant", "a 9x9 variant, not 6x6"),
     (("sections", 1, "variant"), "jigsaw", "sections[1].box", "regions replace the boxes"),
     (("sections", 0, "colour"), 1, "sections[0].colour", "allowed keys"),

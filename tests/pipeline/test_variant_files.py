@@ -49,7 +49,7 @@ REASONS = {
     5: "region '2' is not connected: r6c6 cannot be reached from r2c1",
     6: "region '2' has 7 cells (r1c1, r2c1, r2c2, r2c3, r2c4, r2c5, ...); each region needs 6",
     7: "'1' is given twice in the main diagonal: r1c1 and r5c5",
-    8: "unknown variant 'xy': choose classic, jigsaw, windoku, x",
+    8: "unknown variant 'xy': choose classic, jigsaw, killer, windoku, x",
     9: "a jigsaw line is 'jigsaw: <layout> <puzzle>'; this one has no puzzle",
     10: "windoku is a 9x9 variant, not 6x6",
     11: "layout: bad region symbol 'z' at r1c4; regions are named 123456",

@@ -84,15 +84,18 @@ from engine.grade import (
     NESTED_BASE,
     RATINGS,
     TIE_WIDTH,
-    UNIQUENESS_TECHNIQUES,
     Grade,
     Rating,
+    assumes_uniqueness,
     rate_within,
+    rungs_within,
 )
 from engine.grids import Seed, rng_from
+from engine.logic.passes import Contradiction
+from engine.logic.passes import workspace as logic_workspace
 from engine.logic.state import TECHNIQUE_INDEX
 from engine.search9 import scratch9
-from engine.solver import MultipleSolutions, NoSolution, count_grid, workspace
+from engine.solver import count_grid, workspace
 from engine.text import Grid, parse, parse_unchecked, to_text
 from engine.tiers import DEFAULT_TIERS, Tier, techniques_clash
 
@@ -117,9 +120,6 @@ LARGE_GRID = 16  # from this size the default tiers are singles-level (see tiers
 # 9x9 Jigsaw+X or 12x12 Jigsaw missed them in 60 s; expert's fresh digs land (about 8x the walk)
 WALK_TOP = 6.0
 LARGE_NODE_CAP = 64  # branches per uniqueness count per grid side on grids larger than 16x16
-#: the least score of a puzzle that used a step assuming uniqueness (a pass of such steps holds
-#: no other technique, so it rates at least the easier one's rating)
-UNIQUENESS_FLOOR = min(RATINGS[name] for name in UNIQUENESS_TECHNIQUES)
 SINGLES_ONLY = "hidden_single"  # the hardest technique the singles test accounts for
 POINTING = RATINGS["locked_pointing"]  # the first rating beyond singles-level bands
 SINGLES_CEILING = RATINGS["naked_single"] + TIE_WIDTH  # puzzles that singles solve rate below
@@ -556,38 +556,33 @@ class _Digger:
         """One graded walk (see the module doc): the puzzle left when no further orbit can go
         while the ladder cut at the band's top still solves it, rated (None if no orbit went)."""
         assert self.band.score is not None
-        top = self.band.score[1]
+        rungs = rungs_within(self.band.score[1])
         candidate = _Candidate(self.solution.copy(), np.empty(0, dtype=np.int64))
         puzzle = candidate.puzzle
+        went = False
         for index in self.rng.permutation(len(self.orbits)).tolist():
             cells = self.orbits[index]
             cells = cells[cells != NO_CELL]
             puzzle[cells] = 0
-            found = self.walk_rating(puzzle, top)
-            if found is None:
-                puzzle[cells] = self.solution[cells]
+            if self.walk_solves(puzzle, rungs):
+                went = True
             else:
-                candidate.rating = found
-        if candidate.rating is not None:  # the last rating may be of a puzzle since restored
-            candidate.rating = self.walk_rating(puzzle, top)
-        return candidate
+                puzzle[cells] = self.solution[cells]
+        # the last orbit that went left a unique puzzle the cut ladder solves: rated, never bound
+        return self.rated(candidate) if went else candidate
 
-    def walk_rating(self, puzzle: np.ndarray, top: float) -> Rating | None:
-        """The rating when the ladder cut at ``top`` solves the puzzle, and it is unique."""
-        grid = Grid(self.geo, puzzle.copy())
+    def walk_solves(self, puzzle: np.ndarray, rungs: np.ndarray) -> bool:
+        """Whether the ladder ``rungs`` solves the puzzle and it is unique: one logic solve, no
+        rating (the walk rates only the puzzle it ends on)."""
+        space = logic_workspace(self.geo)
         try:  # a uniqueness step can contradict a puzzle with several solutions
-            found = rate_within(grid, top, self.mapping, unique_solution=self.solution)
-        except (MultipleSolutions, NoSolution):
-            return None
-        if found is None or found.score < UNIQUENESS_FLOOR:
-            return found
-        used = found.grade().steps_per_technique
-        if any(name in used for name in UNIQUENESS_TECHNIQUES):
-            try:  # those steps hold only for a unique puzzle: count it
-                rate_within(grid, top, self.mapping)
-            except MultipleSolutions:
-                return None
-        return found
+            solved, _ = space.solve(puzzle, rungs=rungs)
+        except Contradiction:
+            return False
+        if solved and assumes_uniqueness(space.steps()):
+            # those steps hold only for a unique puzzle: count it
+            return count_grid(Grid(self.geo, puzzle.copy()), 2)[0] == 1
+        return solved
 
     def fresh(self, tries: int) -> _Candidate:
         """The first of up to ``tries`` new digs from the full grid, each in a fresh random

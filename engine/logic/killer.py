@@ -66,7 +66,8 @@ MOST_IN_ONE_UNIT = 5
 MOST_IN_SEVERAL = 4
 #: Units per region for the rule of 45 beyond one unit (adjacent rows, columns or boxes).
 MOST_UNITS = 3
-#: ``S_EXTRA`` of a cage-confined step: cage + UNIT_FACTOR * unit.
+#: ``S_EXTRA`` of a cage-confined step: cage + UNIT_FACTOR * unit; a sum group's ``grp_unit``:
+#: its first unit + UNIT_FACTOR * (last unit - first unit).
 UNIT_FACTOR = 128
 
 
@@ -80,7 +81,9 @@ def sum_groups(geo: Geometry) -> dict[str, np.ndarray]:
         for units in _regions(geo):
             for cells, signs, total, tech in _groups_of(geo, units):
                 key = (cells, signs)
-                found.setdefault(key, (total, tech, units[0]))
+                found.setdefault(
+                    key, (total, tech, units[0] + UNIT_FACTOR * (units[-1] - units[0]))
+                )
     width = max((len(cells) for cells, _ in found), default=1)
     table = {
         "grp_cells": np.full((len(found), width), -1, dtype=np.int32),

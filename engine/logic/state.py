@@ -392,7 +392,7 @@ class Tables(NamedTuple):
     grp_cells, grp_sign,       the rule of 45's sum groups (``engine.logic.killer``): cells
     grp_total, grp_tech,       padded with -1, +1 for an innie and -1 for an outie, the sum
     grp_unit                   of the innies less the outies, the technique that finds the
-                               group and the first unit of its units
+                               group and its units (``engine.logic.killer.UNIT_FACTOR``)
     """
 
     units: np.ndarray

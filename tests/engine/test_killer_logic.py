@@ -19,6 +19,8 @@ from engine.logic import TECHNIQUES, workspace
 from engine.logic.killer import KILLER_TECHNIQUES, sum_groups
 from engine.logic.state import CAGE_SPLIT, INNIES_OUTIES, RULE_OF_45
 from engine.logic.variants import switched_off
+from engine.path import PathStep
+from pipeline.explain import explain, format_text, reason
 from pipeline.formats.solo import solo_killer
 from tests.variant_rules import rule_units
 
@@ -213,3 +215,23 @@ def test_solo_grades_match_the_sat_solution(solved) -> None:
             assert sum(digits) == cage.total and len(set(digits)) == len(digits)
         table = grade_many([puzzle], box=geo)
         assert (table.score[0], table.tiers[0]) == (found.score, found.tier), name
+
+
+def test_explain_speaks_of_cages_and_units(solved) -> None:
+    geo, puzzle, _ = solved["2x3kdb"]
+    text = format_text(explain(puzzle, box=geo))
+    assert "The cage of 6 at r1c1-r1c2 can only hold digits among 1, 2, 4 and 5" in text
+    assert "The cage of 10 at r2c6-r3c6 must hold 4 and 6" in text
+    texts = [format_text(explain(p, box=g)) for g, p, _ in solved.values()]
+    innies = [line for t in texts for line in t.splitlines() if "Innies and Outies:" in line]
+    assert innies and all("Rule of 45 on " in line for line in innies)
+    four = four_by_four()
+    groups = sum_groups(four)
+    cells = [tuple(c for c in row if c >= 0) for row in groups["grp_cells"]]
+    rows = next(g for g, t in enumerate(groups["grp_tech"]) if t == RULE_OF_45 and cells[g][0] < 4)
+    step = PathStep("rule_of_45", "Rule of 45", 1, rows, cells[rows], (), (), ())
+    # rows 2-3 hold 20 = 7 + 5 + 3 (cages inside) + r2c4 of the cage of 9, r3c4 of the cage of 4
+    assert reason(step, four) == (
+        "Rule of 45 on rows 2 and 3 (the cages inside it and across its edge): "
+        "r1c3, r1c4 and r4c4 add up to 8"
+    )

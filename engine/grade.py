@@ -156,6 +156,18 @@ RATINGS: dict[str, float] = {
     "franken_fish": 8.2,
     "mutant_fish": 8.3,
     "trial_and_error": 7.5,
+    # Killer techniques (no SE rating: SE has no Killer), placed so that a Killer tier asks about
+    # what the classic one does (docs/killer.md): cage combinations with the singles (easy), the
+    # rule of 45 on one unit and cage splits with locked candidates and pairs (medium), digits
+    # confined by a cage, subsets inside cages and the rule of 45 on several units with the
+    # triples (hard)
+    "cage_combination": 2.0,
+    "innies_outies": 3.0,
+    "cage_split": 3.2,
+    "cage_confined": 3.6,
+    "cage_naked_subset": 3.6,
+    "cage_hidden_subset": 4.0,
+    "rule_of_45": 3.8,
 }
 HIDDEN_SINGLE_IN_BOX = 1.2
 TURBOT_RATING = 4.2  # an X-chain of turbot-fish length (engine.logic.chains.TURBOT_LEVELS)

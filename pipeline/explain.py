@@ -17,8 +17,11 @@ from itertools import groupby
 from typing import Any
 
 import engine
+from engine.cages import cage_name
 from engine.geometry import Box, Geometry
+from engine.logic.killer import KILLER_TECHNIQUES, UNIT_FACTOR
 from engine.logic.names import NAMES
+from engine.logic.state import tables
 from engine.path import LOCKED_NAMES, PathStep, person_path, solving_path
 from pipeline.errors import UserError
 
@@ -86,7 +89,7 @@ def effects(step: PathStep, geo: Geometry, not_equal: str = "<>") -> list[str]:
 def reason(step: PathStep, geo: Geometry) -> str:
     """One sentence saying where to look and what follows, in a solver's words."""
     symbol = geo.symbols
-    digits = _listed(symbol[d - 1] for d in step.digits)
+    digits = _listed(symbol[d - 1] for d in step.digits) if step.digits else ""
     cells = _listed(geo.cell_name(c) for c in dict.fromkeys(step.cells))  # chains: once each
     kind = step.technique
     if kind == "full_house" and step.placements:
@@ -133,6 +136,8 @@ def reason(step: PathStep, geo: Geometry) -> str:
             f"{cover} {_listed(map(str, covers))}, "
             f"so cross {digits} out of the rest of those {cover}"
         )
+    if kind in KILLER_TECHNIQUES:
+        return _killer_reason(step, geo, digits, cells)
     if kind == "trial_and_error" and step.eliminations and step.detail >= 0:
         cell, value = step.eliminations[0]
         name, digit = geo.cell_name(cell), symbol[value - 1]
@@ -144,6 +149,61 @@ def reason(step: PathStep, geo: Geometry) -> str:
         return "No technique applies here: the remaining cells take trial and error"
     article = "an" if step.name[0] in VOWEL_SOUNDS else "a"
     return f"Look for {article} {step.name} on {digits} through {cells}"
+
+
+def _killer_reason(step: PathStep, geo: Geometry, digits: str, cells: str) -> str:
+    """A Killer step in words, naming its cage (``engine.cages.cage_name``) or its units."""
+    kind, detail = step.technique, step.detail
+    if kind in ("innies_outies", "cage_split", "rule_of_45"):
+        T = tables(geo)
+        units = _units_name(geo, int(T.grp_unit[detail]))
+        total = int(T.grp_total[detail])
+        signs = [int(s) for s in T.grp_sign[detail] if s]
+        named = [geo.cell_name(int(c)) for c in T.grp_cells[detail] if c >= 0]
+        if -1 in signs:
+            plus, minus = (named[signs.index(s)] for s in (1, -1))
+            what = f"{plus} is {minus} {'+' if total >= 0 else '-'} {abs(total)}"
+        elif len(named) == 1:
+            what = f"{named[0]} must be {total}"
+        else:
+            what = f"{_listed(named)} add up to {total}"
+        return f"Rule of 45 on {units} (the cages inside it and across its edge): {what}"
+    cage = geo.cages[detail % UNIT_FACTOR]
+    name = cage_name(cage, geo.n)
+    if kind == "cage_combination":
+        exact = len(step.digits) == len(cage.cells)
+        held = f"must hold {digits}" if exact else f"can only hold digits among {digits}"
+        return f"{name.capitalize()} {held}: no other digits add up to {cage.total} there"
+    if kind == "cage_confined":
+        unit = geo.unit_name(detail // UNIT_FACTOR)
+        if any(cell in cage.cells for cell, _ in step.eliminations):
+            return (
+                f"Look at {unit}: its {digits} can only go in {cells}, inside {name}, "
+                f"so {digits} cannot go in the rest of the cage"
+            )
+        return (
+            f"{name.capitalize()} must hold {digits}, and only {cells} in {unit} can take it, "
+            f"so cross {digits} out of the rest of {unit}"
+        )
+    if kind == "cage_naked_subset":
+        return (
+            f"In {name}, {cells} hold only {digits} between them, "
+            f"so cross {digits} out of its other cells"
+        )
+    return f"{name.capitalize()} must hold {digits}, which can only go in {cells} there"
+
+
+def _units_name(geo: Geometry, packed: int) -> str:
+    """``row 3``, ``rows 3 and 4``, ``boxes 1, 4 and 7`` from a sum group's ``grp_unit``."""
+    first = packed % UNIT_FACTOR
+    last = first + packed // UNIT_FACTOR
+    if first == last:
+        return geo.unit_name(first)
+    across = geo.n // geo.box_cols  # boxes side by side: a run down a stack steps this far
+    step = across if first >= 2 * geo.n and last - first >= across else 1
+    kind = geo.unit_name(first).split()[0]
+    numbers = [geo.unit_name(u).split()[1] for u in range(first, last + 1, step)]
+    return f"{'boxes' if kind == 'box' else kind + 's'} {_listed(numbers)}"
 
 
 def format_text(explanation: Explanation) -> str:

@@ -43,6 +43,12 @@ from engine.logic.forcing import find_forcing
 from engine.logic.franken import MAX_FRANKEN, find_franken_fish
 from engine.logic.group_chains import find_als, find_grouped
 from engine.logic.intersections import find_locked
+from engine.logic.killer import (
+    find_cage_combinations,
+    find_cage_confined,
+    find_cage_subsets,
+    find_sum_groups,
+)
 from engine.logic.single_digit import find_empty_rectangles, find_turbot
 from engine.logic.singles import find_singles
 from engine.logic.state import (
@@ -56,6 +62,11 @@ from engine.logic.state import (
     C_OVERFLOW,
     C_PROOF,
     C_STEPS,
+    CAGE_COMBINATION,
+    CAGE_CONFINED,
+    CAGE_HIDDEN_SUBSET,
+    CAGE_NAKED_SUBSET,
+    CAGE_SPLIT,
     EMPTY_RECTANGLE,
     FINNED_JELLYFISH,
     FINNED_SWORDFISH,
@@ -69,6 +80,7 @@ from engine.logic.state import (
     HIDDEN_RECTANGLE,
     HIDDEN_SINGLE,
     HIDDEN_TRIPLE,
+    INNIES_OUTIES,
     JELLYFISH,
     LOCKED_CLAIMING,
     LOCKED_POINTING,
@@ -78,6 +90,7 @@ from engine.logic.state import (
     NAKED_SINGLE,
     NAKED_TRIPLE,
     PLACE,
+    RULE_OF_45,
     S_DIRECT,
     S_EFF0,
     S_EFF1,
@@ -145,14 +158,21 @@ GROUPED_NICE_LOOP = TURBOT + 5
 #: AIC, whose nodes include the ALS, comes after it.
 RUNGS = (
     FULL_HOUSE,
+    CAGE_COMBINATION,
     LOCKED_POINTING,
     LOCKED_CLAIMING,
+    INNIES_OUTIES,
     NAKED_PAIR,
     X_WING,
+    CAGE_SPLIT,
     HIDDEN_PAIR,
     NAKED_TRIPLE,
+    CAGE_CONFINED,
+    CAGE_NAKED_SUBSET,
     SWORDFISH,
+    RULE_OF_45,
     HIDDEN_TRIPLE,
+    CAGE_HIDDEN_SUBSET,
     SKYSCRAPER,
     TWO_STRING_KITE,
     EMPTY_RECTANGLE,
@@ -194,14 +214,21 @@ RUNGS = (
 #: through ALS, wider than HoDoKu's, would take their exemplars' places).
 PERSON_RUNGS = (
     FULL_HOUSE,
+    CAGE_COMBINATION,
     LOCKED_PAIR,
     LOCKED_TRIPLE,
     LOCKED_POINTING,
     LOCKED_CLAIMING,
+    INNIES_OUTIES,
+    CAGE_SPLIT,
     NAKED_PAIR,
     NAKED_TRIPLE,
     HIDDEN_PAIR,
     HIDDEN_TRIPLE,
+    CAGE_CONFINED,
+    CAGE_NAKED_SUBSET,
+    CAGE_HIDDEN_SUBSET,
+    RULE_OF_45,
     NAKED_QUAD,
     HIDDEN_QUAD,
     X_WING,
@@ -273,13 +300,16 @@ def _is_core(rung):
         rung in (FULL_HOUSE, LOCKED_POINTING, LOCKED_CLAIMING)
         or NAKED_PAIR <= rung <= HIDDEN_QUAD
         or X_WING <= rung <= JELLYFISH
+        or rung in (CAGE_COMBINATION, INNIES_OUTIES, CAGE_SPLIT, RULE_OF_45)
+        or CAGE_CONFINED <= rung <= CAGE_HIDDEN_SUBSET
     )
 
 
 @kernel(inline="always")
 def run_core_rung(rung, cand, placed, pos, T, enabled, rec, work):
     """Record every deduction of a core rung (``_is_core``: singles, locked candidates, subsets,
-    basic fish) from the current state: the dispatch of the pass loop that compiles in seconds."""
+    basic fish, the Killer techniques) from the current state: the dispatch of the pass loop
+    that compiles in seconds."""
     if rung == FULL_HOUSE:
         if enabled[FULL_HOUSE] or enabled[NAKED_SINGLE] or enabled[HIDDEN_SINGLE]:
             find_singles(
@@ -295,6 +325,14 @@ def run_core_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_subsets(cand, placed, pos, T, rec, 2 + offset // 2, offset % 2 == 1, False)
     elif X_WING <= rung <= JELLYFISH:
         find_fish(cand, pos, T, rec, 2 + rung - X_WING)
+    elif rung == CAGE_COMBINATION:
+        find_cage_combinations(cand, placed, T, rec)
+    elif rung in (INNIES_OUTIES, CAGE_SPLIT, RULE_OF_45):
+        find_sum_groups(cand, placed, T, rec, rung)
+    elif rung == CAGE_CONFINED:
+        find_cage_confined(cand, placed, pos, T, rec)
+    elif rung in (CAGE_NAKED_SUBSET, CAGE_HIDDEN_SUBSET):
+        find_cage_subsets(cand, placed, T, rec, rung == CAGE_HIDDEN_SUBSET)
 
 
 @kernel(inline="always")
@@ -409,11 +447,32 @@ def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
                     _drop(pos, T, p, b)
                     if cand[p] == U0:
                         return False
+            if not _clear_cage_mates(cand, placed, pos, T, cell, b):
+                return False
         elif cand[cell] & b:
             cand[cell] &= ~b
             if placed[cell] == 0:
                 _drop(pos, T, cell, b)
             if cand[cell] == U0:
+                return False
+    return True
+
+
+@kernel
+def _clear_cage_mates(cand, placed, pos, T, cell, b):
+    """A Killer's placed digit leaves the open cells of its cage (those outside the cell's units
+    too); False when one is left empty. Nothing to do on other grids."""
+    if T.cage_total.shape[0] == 0:
+        return True
+    c = T.cage_of[cell]
+    for i in range(T.cage_cells.shape[1]):
+        p = T.cage_cells[c, i]
+        if p < 0:
+            break
+        if placed[p] == 0 and cand[p] & b:
+            cand[p] &= ~b
+            _drop(pos, T, p, b)
+            if cand[p] == U0:
                 return False
     return True
 

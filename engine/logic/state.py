@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from engine.cages import combinations
 from engine.geometry import Geometry, per_geometry
 from engine.jit import kernel
 from engine.search import U0, U1, bit_index, lowest_bit, popcount  # one set of bit helpers
@@ -34,14 +35,21 @@ TECHNIQUES = (
     "full_house",
     "naked_single",
     "hidden_single",
+    "cage_combination",  # Killer only: the cage techniques, each at its place in difficulty
     "locked_pointing",
     "locked_claiming",
+    "innies_outies",
+    "cage_split",
     "naked_pair",
     "hidden_pair",
     "naked_triple",
     "hidden_triple",
     "naked_quad",
     "hidden_quad",
+    "cage_confined",
+    "cage_naked_subset",
+    "cage_hidden_subset",
+    "rule_of_45",
     "x_wing",
     "swordfish",
     "jellyfish",
@@ -81,14 +89,21 @@ TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
     FULL_HOUSE,
     NAKED_SINGLE,
     HIDDEN_SINGLE,
+    CAGE_COMBINATION,
     LOCKED_POINTING,
     LOCKED_CLAIMING,
+    INNIES_OUTIES,
+    CAGE_SPLIT,
     NAKED_PAIR,
     HIDDEN_PAIR,
     NAKED_TRIPLE,
     HIDDEN_TRIPLE,
     NAKED_QUAD,
     HIDDEN_QUAD,
+    CAGE_CONFINED,
+    CAGE_NAKED_SUBSET,
+    CAGE_HIDDEN_SUBSET,
+    RULE_OF_45,
     X_WING,
     SWORDFISH,
     JELLYFISH,
@@ -368,6 +383,16 @@ class Tables(NamedTuple):
     cross, cross_masks         ``inter`` and then each variant unit's crossings of two cells
                                or more with any other unit (locked candidates reads these)
     peer_bits                  (ncells, words): each cell's peers as a bitset over the cells
+                               (a Killer's cage mates among them)
+    cage_of, cage_cells,       a Killer's cages as in the geometry (empty otherwise)
+    cage_total
+    combos, combo_count        ``combos[size, total, :combo_count[size, total]]``: the digit
+                               sets of ``size`` different digits adding up to ``total``
+                               (``engine.cages.combinations``; one entry on non-Killers)
+    grp_cells, grp_sign,       the rule of 45's sum groups (``engine.logic.killer``): cells
+    grp_total, grp_tech,       padded with -1, +1 for an innie and -1 for an outie, the sum
+    grp_unit                   of the innies less the outies, the technique that finds the
+                               group and its units (``engine.logic.killer.UNIT_FACTOR``)
     """
 
     units: np.ndarray
@@ -379,6 +404,16 @@ class Tables(NamedTuple):
     cross: np.ndarray
     cross_masks: np.ndarray
     peer_bits: np.ndarray
+    cage_of: np.ndarray
+    cage_cells: np.ndarray
+    cage_total: np.ndarray
+    combos: np.ndarray
+    combo_count: np.ndarray
+    grp_cells: np.ndarray
+    grp_sign: np.ndarray
+    grp_total: np.ndarray
+    grp_tech: np.ndarray
+    grp_unit: np.ndarray
 
 
 @per_geometry
@@ -411,7 +446,35 @@ def tables(geo: Geometry) -> Tables:
         cross=np.concatenate([inter, cross]) if len(cross) else inter,
         cross_masks=np.concatenate([inter_masks, cross_masks]) if len(cross) else inter_masks,
         peer_bits=peer_bits,
+        **cage_tables(geo),
     )
+
+
+def cage_tables(geo: Geometry) -> dict[str, np.ndarray]:
+    """The Killer fields of :class:`Tables` (``engine.logic.killer`` builds the sum groups)."""
+    from engine.logic.killer import sum_groups  # killer imports this module's kernels
+
+    n = geo.n
+    killer = len(geo.cages or ()) > 0
+    if killer and n > 9:
+        raise ValueError(f"the logic solver handles Killers up to 9x9, not {n}x{n}")
+    top = n * (n + 1) // 2 if killer else 0
+    combos = np.zeros((n + 1 if killer else 1, top + 1, 12 if killer else 1), dtype=np.uint64)
+    counts = np.zeros(combos.shape[:2], dtype=np.int32)
+    for size in range(1, combos.shape[0]):
+        for total in range(top + 1):
+            sets = combinations(size, total, n)
+            combos[size, total, : len(sets)] = sets
+            counts[size, total] = len(sets)
+    groups = sum_groups(geo)
+    return {
+        "cage_of": np.ascontiguousarray(geo.cage_of),
+        "cage_cells": np.ascontiguousarray(geo.cage_cells),
+        "cage_total": np.ascontiguousarray(geo.cage_total),
+        "combos": combos,
+        "combo_count": counts,
+        **groups,
+    }
 
 
 def _crossings(

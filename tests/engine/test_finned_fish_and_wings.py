@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import engine
 from engine.geometry import Geometry, geometry
 from engine.logic import workspace
+from engine.logic.killer import KILLER_TECHNIQUES
 from engine.text import parse
 
 TECHNIQUES = (
@@ -84,7 +85,6 @@ def test_every_elimination_is_false(shape: tuple[int, int], seed: int, technique
 @pytest.mark.parametrize("shape", [(3, 3), (4, 4)])
 def test_each_finder_finds_something(shape: tuple[int, int]) -> None:
     geo = geometry(*shape)
-    counts = Counter(
-        {t: sum(found_and_check(geo, s, t) for s in range(STATES)) for t in TECHNIQUES}
-    )
-    assert all(counts[t] for t in TECHNIQUES), counts
+    classic = [t for t in TECHNIQUES if t not in KILLER_TECHNIQUES]  # no cages: nothing to find
+    counts = Counter({t: sum(found_and_check(geo, s, t) for s in range(STATES)) for t in classic})
+    assert all(counts[t] for t in classic), counts

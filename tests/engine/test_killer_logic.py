@@ -1,0 +1,237 @@
+"""Killer logic: each cage finder on a case worked out by hand, the soundness sweep over Killer
+states (every technique that runs on them, checked against the one solution that an independent
+SAT encoding finds), and grades of Solo's puzzles that match that solution."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pysat.solvers import Glucose4
+
+from engine.cages import checked_cages
+from engine.geometry import Geometry, geometry
+from engine.grade import grade
+from engine.grade_table import grade_many
+from engine.logic import TECHNIQUES, workspace
+from engine.logic.killer import KILLER_TECHNIQUES, sum_groups
+from engine.logic.state import CAGE_SPLIT, INNIES_OUTIES, RULE_OF_45
+from engine.logic.variants import switched_off
+from engine.path import PathStep
+from pipeline.explain import explain, format_text, reason
+from pipeline.formats.solo import solo_killer
+from tests.variant_rules import rule_units
+
+#: ``sgt-solo --generate 1 <params>`` (kept in a file: the tests need no Solo installed)
+SOLO = dict(
+    line.split()
+    for line in (Path(__file__).parent.parent / "data" / "solo_killers.txt")
+    .read_text()
+    .splitlines()
+    if not line.startswith("#")
+)
+
+#: A 4x4 Killer worked out by hand: its solution, and cages cut from it
+SOLUTION_4 = "1234341221434321"
+CAGES_4 = [
+    (3, [0, 1]),
+    (9, [2, 3, 7]),  # row 1's innies r1c3-r1c4 add up to 10 - 3; its outie r2c4 is 9 - 7 = 2
+    (7, [4, 5]),
+    (5, [6, 10]),
+    (3, [8, 9]),
+    (4, [11, 15]),
+    (7, [12, 13]),
+    (2, [14]),
+]
+
+
+def killer_sat(geo: Geometry, values: np.ndarray, limit: int = 2) -> list[np.ndarray]:
+    """Up to ``limit`` solutions by a CNF written from the rules (units as a person states
+    them; each cage: distinct digits, one of the digit sets its total allows, by selectors)."""
+    n = geo.n
+
+    def var(cell: int, digit: int) -> int:
+        return cell * n + digit + 1
+
+    clauses = [[var(c, d) for d in range(n)] for c in range(n * n)]
+    clauses += [[var(c, int(values[c]) - 1)] for c in range(n * n) if values[c]]
+    groups = [sorted(u) for u in rule_units(geo)] + [list(c.cells) for c in geo.cages]
+    for members in groups:
+        for d in range(n):
+            for i, a in enumerate(members):
+                clauses += [[-var(a, d), -var(b, d)] for b in members[i + 1 :]]
+            if len(members) == n:  # a unit (or a cage of n cells) holds every digit
+                clauses.append([var(c, d) for c in members])
+    for c in range(n * n):
+        clauses += [[-var(c, a), -var(c, b)] for a in range(n) for b in range(a + 1, n)]
+    top = n * n * n
+    for cage in geo.cages:
+        size = len(cage.cells)
+        sets = [
+            s
+            for s in range(1 << n)
+            if bin(s).count("1") == size
+            and sum(d + 1 for d in range(n) if s >> d & 1) == cage.total
+        ]
+        chosen = []
+        for s in sets:
+            top += 1
+            chosen.append(top)
+            for d in range(n):
+                if s >> d & 1:
+                    clauses.append([-top] + [var(c, d) for c in cage.cells])
+                else:
+                    clauses += [[-top, -var(c, d)] for c in cage.cells]
+        clauses.append(chosen)
+    found = []
+    with Glucose4(bootstrap_with=clauses) as solver:
+        while len(found) < limit and solver.solve():
+            model = set(solver.get_model())
+            grid = np.array(
+                [next(d + 1 for d in range(n) if var(c, d) in model) for c in range(n * n)]
+            )
+            found.append(grid)
+            solver.add_clause([-var(c, int(grid[c]) - 1) for c in range(n * n)])
+    return found
+
+
+def four_by_four() -> Geometry:
+    return geometry(2, 2, "killer", None, checked_cages(CAGES_4, 4))
+
+
+def state(geo: Geometry, cand: dict[int, str], placed: str = "") -> tuple[np.ndarray, np.ndarray]:
+    """Full candidates, but ``cand``'s cells (digits as a string) and ``placed`` cells."""
+    values = np.array([int(c) if c not in ".0" else 0 for c in placed.ljust(geo.ncells, ".")])
+    cands = np.full(geo.ncells, (1 << geo.n) - 1, dtype=np.uint64)
+    for cell, digits in cand.items():
+        cands[cell] = sum(1 << (int(d) - 1) for d in digits)
+    for cell in np.flatnonzero(values):
+        cands[cell] = 1 << (int(values[cell]) - 1)
+    return cands, values.astype(np.int32)
+
+
+def test_the_hand_made_cages_fit_their_solution() -> None:
+    found = killer_sat(four_by_four(), np.zeros(16, dtype=np.int32), limit=50)
+    assert SOLUTION_4 in {"".join(map(str, grid)) for grid in found}
+
+
+def test_cage_combinations_leave_the_digits_no_set_holds() -> None:
+    geo, _ = solo_killer(SOLO["2x3kdb"])  # r1c1-r1c2 adds up to 6: {1,5} or {2,4}
+    found = workspace(geo).find("cage_combination", *state(geo, {}))
+    step = next(s for s in found.all_steps() if s.cells == (0, 1))
+    assert step.digits == (1, 2, 4, 5)
+    assert set(step.eliminations) == {(0, 3), (0, 6), (1, 3), (1, 6)}
+
+
+def test_innies_outies_and_cage_splits() -> None:
+    geo = four_by_four()
+    groups = sum_groups(geo)
+    cells = [tuple(c for c in row if c >= 0) for row in groups["grp_cells"]]
+    assert groups["grp_tech"][cells.index((2, 3))] == CAGE_SPLIT
+    assert groups["grp_tech"][cells.index((7,))] == INNIES_OUTIES
+    assert (groups["grp_tech"] == RULE_OF_45).any()
+    space = workspace(geo)
+    outie = space.find("innies_outies", *state(geo, {}))
+    assert (7, 2) in {p for s in outie.all_steps() for p in s.placements}
+    split = space.find("cage_split", *state(geo, {}))
+    step = next(s for s in split.all_steps() if s.cells == (2, 3))  # 3 + 4 in a row
+    assert set(step.eliminations) >= {(2, 1), (2, 2), (3, 1), (3, 2)}
+
+
+def test_a_digit_the_cage_must_hold_leaves_the_unit() -> None:
+    geo = four_by_four()  # r1c3-r2c4 adds up to 9 = 2+3+4; its 2 can only be in r2c4
+    found = workspace(geo).find("cage_confined", *state(geo, {2: "34", 3: "34", 7: "24"}))
+    eliminated = {e for s in found.all_steps() for e in s.eliminations}
+    assert {(4, 2), (5, 2), (6, 2), (11, 2), (15, 2)} <= eliminated
+
+
+def test_subsets_inside_a_cage() -> None:
+    geo = four_by_four()
+    space = workspace(geo)
+    naked = space.find("cage_naked_subset", *state(geo, {2: "34", 3: "34", 7: "234"}))
+    assert {(7, 3), (7, 4)} <= {e for s in naked.all_steps() for e in s.eliminations}
+    hidden = space.find("cage_hidden_subset", *state(geo, {2: "134", 3: "134", 7: "124"}))
+    assert (7, 2) in {p for s in hidden.all_steps() for p in s.placements}
+
+
+def killer_states(geo: Geometry, solution: np.ndarray, seed: int, count: int):
+    """(cand, placed) states that keep the solution: some cells placed, wrong candidates
+    left here and there (none that a placed peer or cage mate rules out)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        placed = np.where(rng.random(geo.ncells) < 0.3, solution, 0).astype(np.int32)
+        cand = np.zeros(geo.ncells, dtype=np.uint64)
+        for cell in range(geo.ncells):
+            if placed[cell]:
+                cand[cell] = 1 << (int(placed[cell]) - 1)
+                continue
+            seen = {int(placed[p]) for p in geo.peers[cell]}
+            digits = {int(solution[cell])}
+            digits |= {d for d in range(1, geo.n + 1) if rng.random() < 0.3} - seen
+            cand[cell] = sum(1 << (d - 1) for d in digits)
+        yield cand, placed
+
+
+@pytest.fixture(scope="module")
+def solved() -> dict[str, tuple[Geometry, str, np.ndarray]]:
+    made = {}
+    for name, description in SOLO.items():
+        geo, puzzle = solo_killer(description)
+        (solution,) = killer_sat(geo, np.zeros(geo.ncells, dtype=np.int32))  # unique
+        made[name] = geo, puzzle, solution
+    return made
+
+
+def test_soundness_sweep_over_killer_states(solved) -> None:
+    found: Counter = Counter()
+    for geo, _, solution in solved.values():
+        space = workspace(geo)
+        running = [t for t in TECHNIQUES if t not in switched_off(geo)]
+        for seed, (cand, placed) in enumerate(killer_states(geo, solution, 7, 4)):
+            for technique in running:
+                for step in space.find(technique, cand, placed).all_steps():
+                    found[step.technique] += 1
+                    for cell, digit in step.eliminations:
+                        assert solution[cell] != digit, (technique, seed, step)
+                    for cell, digit in step.placements:
+                        assert solution[cell] == digit, (technique, seed, step)
+    assert set(KILLER_TECHNIQUES) <= set(found), found
+
+
+def test_uniqueness_techniques_are_off_on_killers(solved) -> None:
+    off = switched_off(solved["3x3kdb"][0])
+    assert {"unique_rectangle", "bug_plus_one", "avoidable_rectangle"} <= set(off)
+
+
+def test_solo_grades_match_the_sat_solution(solved) -> None:
+    for name, (geo, puzzle, solution) in solved.items():
+        found = grade(puzzle, box=geo)
+        assert found.solved, name
+        assert list(found.solution) == list(solution), name
+        for cage in geo.cages:
+            digits = [int(found.solution[c]) for c in cage.cells]
+            assert sum(digits) == cage.total and len(set(digits)) == len(digits)
+        table = grade_many([puzzle], box=geo)
+        assert (table.score[0], table.tiers[0]) == (found.score, found.tier), name
+
+
+def test_explain_speaks_of_cages_and_units(solved) -> None:
+    geo, puzzle, _ = solved["2x3kdb"]
+    text = format_text(explain(puzzle, box=geo))
+    assert "The cage of 6 at r1c1-r1c2 can only hold digits among 1, 2, 4 and 5" in text
+    assert "The cage of 10 at r2c6-r3c6 must hold 4 and 6" in text
+    texts = [format_text(explain(p, box=g)) for g, p, _ in solved.values()]
+    innies = [line for t in texts for line in t.splitlines() if "Innies and Outies:" in line]
+    assert innies and all("Rule of 45 on " in line for line in innies)
+    four = four_by_four()
+    groups = sum_groups(four)
+    cells = [tuple(c for c in row if c >= 0) for row in groups["grp_cells"]]
+    rows = next(g for g, t in enumerate(groups["grp_tech"]) if t == RULE_OF_45 and cells[g][0] < 4)
+    step = PathStep("rule_of_45", "Rule of 45", 1, rows, cells[rows], (), (), ())
+    # rows 2-3 hold 20 = 7 + 5 + 3 (cages inside) + r2c4 of the cage of 9, r3c4 of the cage of 4
+    assert reason(step, four) == (
+        "Rule of 45 on rows 2 and 3 (the cages inside it and across its edge): "
+        "r1c3, r1c4 and r4c4 add up to 8"
+    )

@@ -18,11 +18,12 @@ error, not a wrong answer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from engine.cages import combinations
+from engine.cages import Cage, combinations
 from engine.geometry import Geometry
 from engine.jit import kernel
 
@@ -789,13 +790,23 @@ class Cages(NamedTuple):
 
 def cage_tables(geo: Geometry) -> Cages | None:
     """The counter's cage tables (see :class:`Tables`): None for a grid without cages."""
-    if not geo.cages:
-        return None
-    sets = [combinations(len(cage.cells), cage.total, geo.n) for cage in geo.cages]
+    return cage_arrays(geo.cages, geo.n) if geo.cages else None
+
+
+def cage_arrays(cages: Sequence[Cage], n: int) -> Cages:
+    """:class:`Cages` for checked cages on an n x n grid (read-only, as a geometry's tables,
+    so every Killer compiles to one kernel type): the digger tries layouts with them on the
+    grid's own tables, without a geometry per layout."""
+    sets = [combinations(len(cage.cells), cage.total, n) for cage in cages]
     starts = np.zeros(len(sets) + 1, dtype=np.int32)
     starts[1:] = np.cumsum([len(s) for s in sets])
     flat = np.array([mask for s in sets for mask in s], dtype=np.uint64)
-    return Cages(cells=geo.cage_cells, starts=starts, sets=flat)
+    cells = np.full((len(cages), max(len(cage.cells) for cage in cages)), -1, dtype=np.int32)
+    for k, cage in enumerate(cages):
+        cells[k, : len(cage.cells)] = cage.cells
+    for array in (cells, starts, flat):
+        array.setflags(write=False)
+    return Cages(cells=cells, starts=starts, sets=flat)
 
 
 class Workspace:

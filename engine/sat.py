@@ -8,8 +8,11 @@ python-sat (``bench/sat_bench.py`` measures it against some of the others the pa
 Encoding: one variable per (open cell, value the givens still allow), so given cells, and values
 a given peer holds, have no variable; numbered cell by cell, most candidates first
 (``numbering``). Each open cell takes a value and each value a unit lacks takes a place in it (at
-least one); a cell takes one value and peers never share one (at most one, pairwise). Counting
-goes on past a solution by blocking it: a clause that not all of its placements hold again.
+least one); a cell takes one value and peers never share one (at most one, pairwise). A Killer
+cage (its cells are peers) gets a selector per digit set its total allows that holds the cage's
+givens: one selector holds, and a selected set's other digits each take a place in the cage's
+open cells, while digits outside it take none. Counting goes on past a solution by blocking it:
+a clause that not all of its placements hold again.
 """
 
 from __future__ import annotations
@@ -50,11 +53,14 @@ def solutions(values: np.ndarray, tables: Tables, limit: int) -> Iterator[np.nda
         return
     var = numbering(cand)
     clauses = encode(values, cand, var, peers, units)
-    if clauses is None:
+    placements = np.count_nonzero(cand)  # variables past these select a cage's digit set
+    sums = cage_clauses(values, var, tables, placements + 1)
+    if clauses is None or sums is None:
         return
+    clauses += sums
     from pysat.solvers import Solver  # imported here: `import engine` stays fast
 
-    cells, digits = np.zeros((2, np.count_nonzero(cand) + 1), dtype=np.int64)
+    cells, digits = np.zeros((2, placements + 1), dtype=np.int64)
     cells[var[cand]], digits[var[cand]] = np.nonzero(cand)  # variable v is (cells[v], digits[v])
     with Solver(name=SOLVER) as solver:
         solver.configure(OPTIONS)
@@ -63,7 +69,7 @@ def solutions(values: np.ndarray, tables: Tables, limit: int) -> Iterator[np.nda
             if not solver.solve():
                 return
             model = np.array(solver.get_model())
-            placed = model[model > 0]  # one placement per open cell
+            placed = model[(model > 0) & (model <= placements)]  # one per open cell
             grid = values.copy()
             grid[cells[placed]] = digits[placed] + 1
             yield grid
@@ -149,4 +155,44 @@ def encode(
     ):
         both = (a > 0) & (b > 0)
         clauses += np.stack([-a[both], -b[both]], axis=1).tolist()
+    return clauses
+
+
+def cage_clauses(
+    values: np.ndarray, var: np.ndarray, tables: Tables, first: int
+) -> list[list[int]] | None:
+    """The Killer cages' clauses (see the module doc), their selectors numbered from ``first``;
+    [] without cages, None when a cage has no digit set left that holds its givens."""
+    clauses: list[list[int]] = []
+    if tables.cages is None:
+        return clauses
+    selector = int(first)
+    cage_cells, starts, sets = tables.cages
+    for k, row in enumerate(cage_cells):
+        cells = row[row >= 0]
+        given = 0
+        for v in values[cells][values[cells] > 0].tolist():
+            given |= 1 << (v - 1)
+        open_cells = cells[values[cells] == 0]
+        chosen = []
+        for mask in sets[starts[k] : starts[k + 1]].tolist():
+            if mask & given != given:
+                continue
+            if not open_cells.size:
+                if mask == given:
+                    break  # the givens fill the cage and make its total
+                continue
+            chosen.append(selector)
+            for digit in range(var.shape[1]):
+                places = var[open_cells, digit]
+                places = places[places > 0].tolist()
+                if mask >> digit & 1 and not given >> digit & 1:
+                    clauses.append([-selector, *places])
+                elif not mask >> digit & 1:
+                    clauses += [[-selector, -p] for p in places]
+            selector += 1
+        else:
+            if not chosen:
+                return None
+            clauses.append(chosen)
     return clauses

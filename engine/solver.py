@@ -4,7 +4,8 @@ Counting runs the DFS kernel of ``engine.search``. From 16x16 up it gets a branc
 grid that runs past it is finished by the SAT counter of ``engine.sat`` (CaDiCaL, from python-sat),
 which learns from its dead ends: hard competition grids (the MiniZinc 25x25) take the DFS millions
 of branches. A grid whose givens leave no single gets a much smaller budget: those are the ones
-the DFS cannot finish. Smaller grids never fall back: the DFS settles the hardest known 9x9
+the DFS cannot finish. Killers fall back at any size (their cages, not givens, hold the clues).
+Other smaller grids never fall back: the DFS settles the hardest known 9x9
 puzzles fast, and 9x9 counting stays exactly as it was.
 """
 
@@ -40,6 +41,9 @@ DFS_BUDGET = 1_000
 # (the others need 0-2,458), so the 1,000 branches each used to spend before SAT were wasted
 # (0.2-0.3 s of CPU on the set). The MiniZinc 25x25 has singles, so it keeps DFS_BUDGET.
 STUCK_BUDGET = 50
+# a Killer's DFS budget, at any size: Solo's killers take 20-200 branches (0.2-0.4 ms), while
+# a random layout with many solutions took one 139,000 (0.28 s) where SAT takes about 10 ms
+KILLER_DFS_BUDGET = 2_000
 # the SAT counter keeps one blocking clause (one literal per open cell) per solution found:
 # past this many literals in all, counting stays with the DFS, which enumerates without memory
 SAT_BLOCKING_LITERALS = 1 << 22
@@ -54,9 +58,11 @@ def workspace(geo: Geometry) -> Workspace:
 
 def dfs_budget(geo: Geometry, limit: int) -> int:
     """Branches the DFS may try before the SAT counter takes over (0: no limit, no fallback)."""
-    if geo.n < SAT_FROM or limit * geo.ncells * geo.n > SAT_BLOCKING_LITERALS:
+    if limit * geo.ncells * geo.n > SAT_BLOCKING_LITERALS:
         return 0
-    return DFS_BUDGET
+    if geo.cages:
+        return KILLER_DFS_BUDGET
+    return DFS_BUDGET if geo.n >= SAT_FROM else 0
 
 
 def dfs_budgets(geo: Geometry, values: np.ndarray, limit: int) -> np.ndarray:
@@ -64,7 +70,7 @@ def dfs_budgets(geo: Geometry, values: np.ndarray, limit: int) -> np.ndarray:
     :data:`STUCK_BUDGET` for a grid its givens leave without a single."""
     budget = dfs_budget(geo, limit)
     budgets = np.full(values.shape[0], budget, dtype=np.int64)
-    if budget:
+    if budget and not geo.cages:  # a Killer's cages are its clues: most have no givens
         stuck = sat.without_singles(values, geo.peers, geo.units, geo.n)
         budgets[stuck] = min(budget, STUCK_BUDGET)
     return budgets

@@ -1,0 +1,450 @@
+"""Killer puzzles from full grids: random cage layouts, and the digger that makes one unique and
+graded into a tier.
+
+* **Layouts** (:func:`random_cages`): cages grow over the full grid row by row, each from the
+  first cell no cage holds yet, to a size drawn from a mix like published books' (mostly 2-4
+  cells, a few 5-6; :data:`SIZE_MIX`), through orthogonal neighbours whose digit the cage does
+  not hold yet. A cell left alone joins a neighbouring cage that lacks its digit.
+* **Digging** (:func:`dig_killer`): a layout's cages are split until the puzzle is unique (two
+  totals say more than their sum): the counter (with cage sums) finds a second solution, and a
+  cage of three cells or more holding a cell where the two differ is split in two connected
+  parts; failing that, such a cell moves into a neighbouring cage that lacks its digit, and
+  last a pair holding one is split (the rare one-cell cage). The unique puzzle is graded
+  (``engine.grade.rate_within``, as ``engine.dig`` does); one too hard for the band has a cage
+  split in two (still unique) or, where the tier allows givens (a band that singles solve, and
+  6x6 grids), a given added; one too easy has two cages merged while it stays unique. After
+  :data:`STALL_MOVES` moves without getting closer a fresh layout is drawn.
+  Layouts are tried on the grid's own counter tables with the cages swapped in
+  (``engine.search.cage_arrays``): no geometry is built until one is graded.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine import sat
+from engine.cages import Cage, checked_cages
+from engine.dig import DigFailed, ImpossibleBand, InvalidBudget, UnknownTier, miss, tiers_for
+from engine.dig import too_hard as band_too_hard
+from engine.geometry import Box, Geometry, variant_name
+from engine.grade import Grade, Rating, rate_within
+from engine.grids import Seed, rng_from
+from engine.search import OUT_OF_BUDGET, Tables, cage_arrays, search
+from engine.solver import KILLER_DFS_BUDGET, count_grid, workspace
+from engine.text import Grid, parse, to_text
+from engine.tiers import Tier
+
+#: Cage sizes a layout draws, with their weights: mostly 2-4 cells, a few of 5 and 6, none of
+#: one (Solo's basic killers are three quarters pairs; newspapers' mostly 2-4 cells).
+SIZE_MIX: Mapping[int, float] = {2: 0.30, 3: 0.33, 4: 0.22, 5: 0.10, 6: 0.05}
+#: the mix for a band that singles solve: smaller cages, whose sums say more
+EASY_MIX: Mapping[int, float] = {2: 0.55, 3: 0.35, 4: 0.10}
+DEFAULT_BUDGET = 200  # layouts and moves before DigFailed
+STALL_MOVES = 6  # moves without getting closer to the band before a fresh layout
+SECOND_SOLUTION_TRIES = 8  # random-order searches for a solution other than the grid's ...
+RANDOM_TRY_NODES = 4  # ... each of at most this many branches a cell (a heavy tail otherwise)
+GIVENS_SHARE = 0.15  # at most this share of the cells as givens, where a tier allows them
+EASY_TOP = 2.5  # a band whose top score is this or less may have givens (as singles-level)
+CHILDREN_SIZE = 6  # grids this size or smaller may have givens at any tier
+
+
+@dataclass(frozen=True)
+class KillerResult:
+    """A dug Killer: the givens (usually none), the solution, the geometry with its cages, the
+    grade, and how many layouts and moves were tried."""
+
+    puzzle: str
+    solution: str
+    geometry: Geometry
+    grade: Grade
+    attempts: int
+
+
+def killer_geometry(base: Geometry, cages) -> Geometry:
+    """``base`` (a non-Killer geometry: classic, X, Jigsaw ...) with Killer cages added."""
+    variant = variant_name(f"{base.variant}+killer" if not base.classic else "killer")
+    return base.with_variant(variant, base.regions, checked_cages(cages, base.n))
+
+
+def random_cages(
+    solution: str, *, seed: Seed, box: Box = None, sizes: Mapping[int, float] | None = None
+) -> tuple[Cage, ...]:
+    """A random cage layout over the full grid ``solution`` (see the module doc), checked and
+    sorted as :func:`engine.cages.checked_cages` gives it. Deterministic for a given seed."""
+    grid = parse(solution, box)
+    layout = _Layout.grown(grid.values, grid.geometry.n, rng_from(seed), sizes or SIZE_MIX)
+    return checked_cages(layout.cages(grid.values), grid.geometry.n)
+
+
+class _Layout:
+    """Cages as lists of cells and each cell's cage index (an emptied cage stays as [])."""
+
+    def __init__(self, members: list[list[int]], n: int) -> None:
+        self.members = members
+        self.n = n
+        self.owner = np.empty(n * n, dtype=np.int64)
+        for index, cells in enumerate(members):
+            self.owner[cells] = index
+
+    @classmethod
+    def grown(
+        cls, values: np.ndarray, n: int, rng: np.random.Generator, mix: Mapping[int, float]
+    ) -> _Layout:
+        sizes = np.array(list(mix), dtype=np.int64)
+        weights = np.array(list(mix.values()), dtype=np.float64)
+        weights /= weights.sum()
+        owner = np.full(n * n, -1, dtype=np.int64)
+        members: list[list[int]] = []
+        for start in range(n * n):
+            if owner[start] >= 0:
+                continue
+            target = int(rng.choice(sizes, p=weights))
+            cells = [start]
+            owner[start] = len(members)
+            while len(cells) < target:
+                held = {int(values[c]) for c in cells}
+                grow = sorted(
+                    {
+                        nb
+                        for c in cells
+                        for nb in _neighbours(c, n)
+                        if owner[nb] < 0 and int(values[nb]) not in held
+                    }
+                )
+                if not grow:
+                    break
+                cell = grow[int(rng.integers(len(grow)))]
+                owner[cell] = len(members)
+                cells.append(cell)
+            members.append(cells)
+        layout = cls(members, n)
+        if 1 not in mix:
+            for index, cells in enumerate(members):
+                if len(cells) == 1:
+                    layout.merge_with_neighbour(index, values, rng, n)
+        return layout
+
+    def copy(self) -> _Layout:
+        return _Layout([list(cells) for cells in self.members], self.n)
+
+    def cages(self, values: np.ndarray) -> list[tuple[int, list[int]]]:
+        return [(int(values[cells].sum()), cells) for cells in self.members if cells]
+
+    def neighbour_cages(self, index: int) -> list[int]:
+        """Indices of the cages that touch cage ``index`` (sorted)."""
+        cells = self.members[index]
+        return sorted(
+            {int(self.owner[nb]) for c in cells for nb in _neighbours(c, self.n)} - {index}
+        )
+
+    def can_merge(self, a: int, b: int, values: np.ndarray, largest: int) -> bool:
+        cells = self.members[a] + self.members[b]
+        digits = values[cells]
+        return len(cells) <= largest and len(set(digits.tolist())) == len(cells)
+
+    def merge(self, a: int, b: int) -> None:
+        self.members[a] = sorted(self.members[a] + self.members[b])
+        self.owner[self.members[b]] = a
+        self.members[b] = []
+
+    def merge_with_neighbour(
+        self, index: int, values: np.ndarray, rng: np.random.Generator, largest: int
+    ) -> bool:
+        """Merge cage ``index`` with a random neighbouring cage it can join; False if none."""
+        options = [
+            b for b in self.neighbour_cages(index) if self.can_merge(index, b, values, largest)
+        ]
+        if not options:
+            return False
+        self.merge(index, options[int(rng.integers(len(options)))])
+        return True
+
+    def split(self, index: int, rng: np.random.Generator) -> bool:
+        """Split cage ``index`` into two connected cages; False when it has one cell."""
+        cells = self.members[index]
+        if len(cells) < 2:
+            return False
+        for _ in range(len(cells)):
+            piece = {cells[int(rng.integers(len(cells)))]}
+            size = int(rng.integers(1, len(cells)))
+            while len(piece) < size:
+                grow = sorted(
+                    {nb for c in piece for nb in _neighbours(c, self.n) if nb in cells} - piece
+                )
+                piece.add(grow[int(rng.integers(len(grow)))])
+            rest = [c for c in cells if c not in piece]
+            if _connected(rest, self.n):
+                self.members[index] = sorted(piece)
+                self.members.append(rest)
+                self.owner[rest] = len(self.members) - 1
+                return True
+        return False
+
+
+def _neighbours(cell: int, n: int) -> list[int]:
+    r, c = divmod(cell, n)
+    return [
+        rr * n + cc
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+        if 0 <= rr < n and 0 <= cc < n
+    ]
+
+
+def _connected(cells: list[int], n: int) -> bool:
+    inside = set(cells)
+    seen, todo = {cells[0]}, [cells[0]]
+    while todo:
+        for nb in _neighbours(todo.pop(), n):
+            if nb in inside and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    return len(seen) == len(inside)
+
+
+def dig_killer(
+    solution: str,
+    target: str | Tier,
+    *,
+    seed: Seed,
+    box: Box = None,
+    tiers: Mapping[str, Tier] | None = None,
+    budget: int | None = None,
+    time_limit: float | None = None,
+) -> KillerResult:
+    """A unique Killer on the full grid ``solution`` whose grade lands in ``target`` (see the
+    module doc). ``box`` is the grid's shape or a non-Killer geometry the cages are added to;
+    ``target`` a tier name of ``tiers`` (default ``engine.dig.tiers_for`` the Killer grid) or
+    a band; ``budget`` caps the layouts and moves tried, ``time_limit`` the seconds (checked
+    between them). Deterministic for a given seed. Raises ``DigFailed``, ``ImpossibleBand``.
+    """
+    if budget is not None and budget < 1:
+        raise InvalidBudget(f"budget must be at least 1 attempt, got {budget}")
+    if time_limit is not None and time_limit <= 0:
+        raise InvalidBudget(f"time_limit must be positive seconds, got {time_limit}")
+    grid = parse(solution, box)
+    base = grid.geometry
+    if "killer" in base.parts:
+        raise ValueError(f"dig_killer adds the cages itself: give the grid without them ({base})")
+    if not grid.values.all():
+        blank = base.cell_name(int(np.argmin(grid.values)))
+        raise ValueError(f"cannot dig from a grid with blanks: {blank} is empty")
+    mapping = dict(tiers) if tiers is not None else tiers_for(base)
+    if isinstance(target, Tier):
+        band = target
+        mapping = mapping if mapping.get(band.name) == band else {band.name: band}
+    elif target in mapping:
+        band = mapping[target]
+    else:
+        raise UnknownTier(f"unknown tier {target!r}; the tiers in use are {', '.join(mapping)}")
+    if band.clues and band.clues[0] > GIVENS_SHARE * base.ncells:
+        raise ImpossibleBand(f"tier {band.name!r}: a Killer has at most {GIVENS_SHARE:.0%} givens")
+    digger = _KillerDigger(grid, band, mapping, rng_from(seed))
+    return digger.run(budget or DEFAULT_BUDGET, time_limit)
+
+
+@dataclass
+class _Candidate:
+    layout: _Layout
+    puzzle: np.ndarray
+    rating: Rating | None = None
+    distance: float = math.inf
+
+
+class _KillerDigger:
+    """One dig's state: the grid, its counter tables and buffers, the band, the random stream."""
+
+    def __init__(
+        self, grid: Grid, band: Tier, mapping: dict[str, Tier], rng: np.random.Generator
+    ) -> None:
+        self.base = grid.geometry
+        self.solution = np.ascontiguousarray(grid.values, dtype=np.uint8)
+        self.band = band
+        self.mapping = mapping
+        self.rng = rng
+        space = workspace(self.base)
+        self.tables = space.tables._replace(classic=False)
+        self.buffers = space.buffers
+        self.found = np.zeros_like(self.solution)
+        self.state = np.zeros(1, dtype=np.uint64)
+        easy = band.score is not None and band.score[1] <= EASY_TOP
+        self.mix = EASY_MIX if easy else SIZE_MIX
+        self.givens_allowed = easy or self.base.n <= CHILDREN_SIZE
+        self.largest = self.base.n
+        self.attempts = 0
+
+    def run(self, budget: int, time_limit: float | None) -> KillerResult:
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        closest: _Candidate | None = None
+        current: _Candidate | None = None
+        stalled = 0
+        while self.attempts < budget:
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            self.attempts += 1
+            if current is None or stalled >= STALL_MOVES:
+                candidate = self.fresh()
+                stalled = 0
+            else:
+                candidate = self.move(current)
+            if candidate is None:
+                stalled += 1
+                continue
+            self.rate(candidate)
+            if candidate.distance == 0.0 and self.accept(candidate):
+                return self.result(candidate)
+            if current is None or candidate.distance < current.distance:
+                current, stalled = candidate, 0
+            else:
+                stalled += 1
+            if closest is None or candidate.distance < closest.distance:
+                closest = candidate
+        raise DigFailed(self.failure(closest))
+
+    def fresh(self) -> _Candidate | None:
+        """A new layout made unique by merges, or None when no merge can make it unique."""
+        layout = _Layout.grown(self.solution, self.base.n, self.rng, self.mix)
+        puzzle = np.zeros_like(self.solution)
+        return _Candidate(layout, puzzle) if self.make_unique(layout, puzzle) else None
+
+    def move(self, current: _Candidate) -> _Candidate | None:
+        """One step towards the band from a unique candidate (see the module doc)."""
+        layout, puzzle = current.layout.copy(), current.puzzle.copy()
+        if current.rating is None or band_too_hard(self.band, current.rating):
+            givens = np.count_nonzero(puzzle)
+            if (
+                self.givens_allowed
+                and givens < GIVENS_SHARE * self.base.ncells
+                and self.rng.random() < 0.5
+            ):
+                blank = np.flatnonzero(puzzle == 0)
+                cell = int(blank[int(self.rng.integers(len(blank)))])
+                puzzle[cell] = self.solution[cell]
+                return _Candidate(layout, puzzle)
+            sizes = np.array([len(cells) for cells in layout.members])
+            big = np.flatnonzero(sizes == sizes.max())
+            if not layout.split(int(big[int(self.rng.integers(len(big)))]), self.rng):
+                return None
+            return _Candidate(layout, puzzle)
+        live = [i for i, cells in enumerate(layout.members) if cells]
+        index = live[int(self.rng.integers(len(live)))]
+        if not layout.merge_with_neighbour(index, self.solution, self.rng, self.largest):
+            return None
+        return _Candidate(layout, puzzle) if self.count(layout, puzzle) == 1 else None
+
+    def tables_for(self, layout: _Layout) -> Tables:
+        cages = cage_arrays(_cages(layout, self.solution), self.base.n)
+        return self.tables._replace(cages=cages)
+
+    def count(self, layout: _Layout, puzzle: np.ndarray) -> int:
+        """Solutions up to two (SAT past the DFS budget, as ``engine.solver``)."""
+        tables = self.tables_for(layout)
+        self.state[0] = 0
+        found = search(puzzle, tables, 2, self.found, self.state, KILLER_DFS_BUDGET, self.buffers)
+        return sat.count(puzzle, tables, 2, self.found) if found == OUT_OF_BUDGET else found
+
+    def second_solution(self, layout: _Layout, puzzle: np.ndarray) -> np.ndarray | None:
+        """A solution other than the grid's, or None when there is none."""
+        tables = self.tables_for(layout)
+        budget = RANDOM_TRY_NODES * self.base.ncells
+        for _ in range(SECOND_SOLUTION_TRIES):  # random branch orders find one at random
+            self.state[0] = self.rng.integers(1, 2**63)
+            found = search(puzzle, tables, 1, self.found, self.state, budget, self.buffers)
+            if found == 1 and not np.array_equal(self.found, self.solution):
+                return self.found.copy()
+        for other in sat.solutions(puzzle, tables, 2):
+            if not np.array_equal(other, self.solution):
+                return other
+        return None
+
+    def make_unique(self, layout: _Layout, puzzle: np.ndarray) -> bool:
+        """Split cages (see the module doc) until the puzzle is unique; False when stuck."""
+        for _ in range(self.base.ncells):  # each split or hand-over ends a second solution
+            other = self.second_solution(layout, puzzle)
+            if other is None:
+                return True
+            differ = np.flatnonzero(other != self.solution)
+            owners = sorted({int(layout.owner[c]) for c in differ})
+            big = [a for a in owners if len(layout.members[a]) > 2]
+            if big and layout.split(big[int(self.rng.integers(len(big)))], self.rng):
+                continue
+            if self.hand_over(layout, differ):
+                continue
+            pairs = [a for a in owners if len(layout.members[a]) == 2]
+            if not pairs or not layout.split(pairs[int(self.rng.integers(len(pairs)))], self.rng):
+                return False
+        return False
+
+    def hand_over(self, layout: _Layout, differ: np.ndarray) -> bool:
+        """When no cage can merge: move a cell where the solutions differ into a neighbouring
+        cage that lacks its digit, if its own cage stays connected; False when none can."""
+        for cell in self.rng.permutation(differ).tolist():
+            a = int(layout.owner[cell])
+            rest = [c for c in layout.members[a] if c != cell]
+            if rest and not _connected(rest, self.base.n):
+                continue
+            for nb in self.rng.permutation(_neighbours(cell, self.base.n)).tolist():
+                b = int(layout.owner[nb])
+                cells = layout.members[b]
+                if (
+                    b == a
+                    or len(cells) >= self.largest
+                    or self.solution[cell] in self.solution[cells]
+                ):
+                    continue
+                layout.members[a] = rest
+                layout.members[b] = sorted([*cells, cell])
+                layout.owner[cell] = b
+                return True
+        return False
+
+    def rate(self, candidate: _Candidate) -> None:
+        geo = killer_geometry(self.base, _cages(candidate.layout, self.solution))
+        top = self.band.score[1] if self.band.score else math.inf
+        grid = Grid(geo, candidate.puzzle.copy())
+        candidate.rating = rate_within(grid, top, self.mapping, unique_solution=self.solution)
+        if candidate.rating is None:  # beyond the band's top score
+            candidate.distance = math.inf
+        else:
+            candidate.distance = miss(self.band, candidate.rating)
+
+    def accept(self, candidate: _Candidate) -> bool:
+        """The final check, on the Killer geometry: one solution, the grid's."""
+        geo = killer_geometry(self.base, _cages(candidate.layout, self.solution))
+        count, found = count_grid(Grid(geo, candidate.puzzle), 2)
+        return count == 1 and np.array_equal(found, self.solution)
+
+    def result(self, candidate: _Candidate) -> KillerResult:
+        assert candidate.rating is not None
+        geo = killer_geometry(self.base, _cages(candidate.layout, self.solution))
+        return KillerResult(
+            puzzle=to_text(geo, candidate.puzzle),
+            solution=to_text(geo, self.solution),
+            geometry=geo,
+            grade=candidate.rating.grade(),
+            attempts=self.attempts,
+        )
+
+    def failure(self, closest: _Candidate | None) -> str:
+        where = f"tier {self.band.name!r} on {self.base.n}x{self.base.n} killer"
+        if closest is None or closest.rating is None:
+            return f"{where}: no unique layout within the budget or time limit rated in reach"
+        found = closest.rating
+        return (
+            f"{where}: not reached in {self.attempts} layouts and moves; closest had score "
+            f"{found.score}, hardest {found.hardest}, {found.clues} givens"
+        )
+
+
+def _cages(layout: _Layout, solution: np.ndarray) -> tuple[Cage, ...]:
+    """The layout's cages, each with its total from the grid, sorted by first cell."""
+    return tuple(
+        sorted(
+            (Cage(total, tuple(sorted(cells))) for total, cells in layout.cages(solution)),
+            key=lambda cage: cage.cells[0],
+        )
+    )

@@ -1,0 +1,55 @@
+"""Random cage layouts and dig_killer: connected cages without a repeated digit that cover the
+grid once, seeded and deterministic; dug Killers unique by the rules' own SAT count, each cage's
+total its cells' digits, in the band the digger reports."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import engine
+from engine.cages import checked_cages
+from engine.dig import DigFailed
+from engine.geometry import geometry
+from engine.killer import dig_killer, random_cages
+from engine.text import parse
+from tests.killer_rules import killer_solutions, obeys_killer
+
+
+@pytest.mark.parametrize("box", ["3x3", "2x3"])
+def test_random_cages_cover_the_grid_with_connected_cages_of_different_digits(box) -> None:
+    solution = engine.random_grid(seed=3, box=box)
+    values = parse(solution, box).values
+    cages = random_cages(solution, seed=5, box=box)
+    n = int(np.sqrt(len(values)))
+    assert checked_cages(cages, n) == cages  # connected, totals possible, every cell once
+    sizes = [len(cage.cells) for cage in cages]
+    assert 1 not in sizes and max(sizes) <= n
+    for cage in cages:
+        digits = values[list(cage.cells)]
+        assert len(set(digits.tolist())) == len(digits) and digits.sum() == cage.total
+    assert random_cages(solution, seed=5, box=box) == cages
+    assert random_cages(solution, seed=6, box=box) != cages
+
+
+@pytest.mark.parametrize(
+    ("box", "tier"), [("3x3", "extreme"), ("2x3", "extreme"), (geometry(3, 3, "x"), "extreme")]
+)
+def test_dug_killers_are_unique_by_the_rules_and_in_their_band(box, tier) -> None:
+    solution = engine.random_grid(seed=7, box=box)
+    result = dig_killer(solution, tier, seed=7, box=box, time_limit=60)
+    geo = result.geometry
+    assert "killer" in geo.parts and result.solution == solution
+    values = parse(result.puzzle, geo).values
+    found = killer_solutions(geo, values, 2)
+    assert len(found) == 1 and obeys_killer(geo, found[0])
+    assert np.array_equal(found[0], parse(solution, geo).values)
+    assert result.grade.tier == tier
+    again = dig_killer(solution, tier, seed=7, box=box, time_limit=60)
+    assert (again.puzzle, again.geometry.cages) == (result.puzzle, geo.cages)
+
+
+def test_a_band_not_reached_names_the_closest_grade() -> None:
+    solution = engine.random_grid(seed=2)
+    with pytest.raises(DigFailed, match="tier 'easy' on 9x9 killer"):
+        dig_killer(solution, "easy", seed=2, budget=3)

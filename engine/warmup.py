@@ -19,6 +19,7 @@ from engine.geometry import geometry_for
 from engine.grade import grade, grade_within
 from engine.grade_table import grade_many
 from engine.grids import random_grid, random_grids
+from engine.killer import dig_killer
 from engine.logic.passes import (
     ALL_ENABLED,
     PERSON_RUNG_ARRAY,
@@ -128,6 +129,17 @@ def _canon() -> None:
     canonical_many([random_grid(16, seed=0, box="4x4")], "4x4")
 
 
+def _killer() -> None:
+    """Killer grids type the counter's cage tables apart (classic kernels compile without
+    them): the counter with its SAT fallback, the grader's cage finders and the Killer digger,
+    through a dig per tier kind, a batch grade and a count."""
+    for box, tier, seed in (("2x3", "easy", 1), ("3x3", "medium", 1), ("3x3", "extreme", 2)):
+        size = int(box[0]) * int(box[2])
+        made = dig_killer(random_grid(size, seed=seed, box=box), tier, seed=seed, box=box)
+        grade_many([made.puzzle, made.solution], box=made.geometry)
+        count_many([made.puzzle], 2, made.geometry, solutions=True)
+
+
 #: Kernel families by name, each with the call that compiles or loads it.
 FAMILIES: dict[str, Callable[[], None]] = {
     "counter": _counter,
@@ -137,6 +149,7 @@ FAMILIES: dict[str, Callable[[], None]] = {
     "digger": _digger,
     "canonical forms": _canon,
     "explainer": _explainer,
+    "killer": _killer,
 }
 
 #: Parts of a family that another process can compile while the family's own call runs, in

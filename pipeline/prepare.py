@@ -41,7 +41,9 @@ EXPLAIN = (*GRADE, *WORDED)
 #: (``engine.grade_many(before_full_ladder=...)``), which compiles in seconds.
 CORE = ("grader core",)
 VERIFY = ("counter",)
-ALL_FAMILIES = (*RUN, *WORDED)
+#: What a Killer section or file adds: the kernels typed for cages.
+KILLER = ("killer",)
+ALL_FAMILIES = (*RUN, *WORDED, *KILLER)
 NOTICE = "preparing the engine for this machine, once"
 #: The order this process compiles families in: the counter first, which the grader, the grids
 #: and the digger call, the grader before the digger, which calls it; helpers start from the end.
@@ -53,6 +55,7 @@ MAIN_ORDER = (
     "grids",
     "canonical forms",
     "explainer",
+    "killer",
 )
 
 

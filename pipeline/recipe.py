@@ -61,7 +61,7 @@ from pipeline.render.cover import CoverError, CoverOptionError, CoverOptions, ch
 from pipeline.render.options import PrintOptionError, PrintOptions
 from pipeline.render.page import CUSTOM, MAX_PAGES
 from pipeline.scheduler_address import SchedulerAddressError, check_scheduler_address
-from pipeline.variants import checked_variant, is_jigsaw
+from pipeline.variants import checked_variant, is_jigsaw, is_killer
 
 SMALL_GRID_LAYOUT = 4  # puzzles per page by default up to 9x9
 LARGE_GRID_LAYOUT = 1  # and beyond
@@ -461,6 +461,10 @@ def _variant(table: _Table, rows: int, cols: int) -> str:
         table.fail("variant", str(exc))
     if is_jigsaw(variant) and "box" in table.value:
         table.fail("box", f"a {variant} section's regions replace the boxes; leave box out")
+    if is_killer(variant):
+        for key in DIG_ONLY_KEYS:
+            if key in table.value:
+                table.fail(key, f"a {variant} section's puzzles are its cages; leave {key} out")
     return variant
 
 

@@ -284,7 +284,9 @@ def _problems_of_shape(rows: list[_Row], geo: Geometry) -> list[Problem]:
         valid = sifted
         counts, solutions = engine.count_many([row.givens for row in valid], 2, geo, solutions=True)
     for row, count, solution in zip(valid, counts, solutions, strict=True):
-        if count != 1:
+        if count == 0 and row.solution and (broken := broken_cage(row.solution, geo)):
+            found.append((row, f"no solution: the stored solution breaks {broken}"))
+        elif count != 1:
             found.append((row, "no solution" if count == 0 else "more than one solution"))
         elif row.solution and solution != row.solution:
             found.append((row, "stored solution is wrong"))

@@ -31,12 +31,19 @@ from engine import Geometry, InvalidPuzzle, MultipleSolutions, NoSolution, Tier
 from engine.cages import Cage
 from engine.dig import DigFailed, DigResult, ImpossibleBand, dig
 from engine.geometry import CLASSIC, geometry
+from engine.killer import dig_killer
 from engine.layouts import NoLayout, random_layout
 from pipeline.errors import PipelineError
 from pipeline.recipe import SectionSpec, bands_for
 from pipeline.recipe_schema import DEFAULT_CHUNK_SIZE
 from pipeline.store import CAGES_TYPE, puzzle_id
-from pipeline.variants import canonical_keys, is_jigsaw, variant_columns
+from pipeline.variants import (
+    canonical_keys,
+    is_jigsaw,
+    is_killer,
+    variant_columns,
+    without_cages,
+)
 
 #: Items per seeded chunk of ``pipeline generate`` and ``pipeline dig``: fixed, so their
 #: ``--chunk-size`` (items per task, in whole seeded chunks) never changes what they make.
@@ -198,10 +205,14 @@ def grid_chunk(job: GridJob) -> list[dict[str, Any]]:
 
 def dig_one(
     solution: str, section: SectionSpec, tiers: Mapping[str, Tier], seed: Any, geo: Geometry
-) -> DigResult:
+) -> tuple[DigResult, Geometry]:
     """Dig one puzzle of the section's tier out of ``solution``, a full grid of ``geo`` (DigFailed
-    if out of reach)."""
-    return dig(
+    if out of reach), and the geometry it is on: a Killer's cages are drawn by its dig."""
+    if is_killer(section.variant):
+        made = dig_killer(solution, tiers[section.tier], seed=seed, box=geo, tiers=tiers)
+        found = DigResult(made.puzzle, made.solution, made.grade, made.attempts, section.symmetry)
+        return found, made.geometry
+    found = dig(
         solution,
         tiers[section.tier],
         symmetry=section.symmetry,
@@ -210,6 +221,7 @@ def dig_one(
         minimal=section.minimal,
         tiers=tiers,
     )
+    return found, geo
 
 
 def puzzle_row(
@@ -250,14 +262,15 @@ def puzzle_row(
 def dig_geometry(job: DigJob, position: int, attempt: int) -> Geometry:
     """The grid the job's item ``position`` is dug on at ``attempt``: the section's shape and
     variant, and for a Jigsaw the layout of the grid the task sent, or a fresh one drawn from
-    the attempt's own stream."""
+    the attempt's own stream. A Killer's is the grid under its cages (the dig draws them)."""
     section, chunk = job.section, job.chunk
-    if not is_jigsaw(section.variant):
-        return geometry(section.box_rows, section.box_cols, section.variant)
+    variant = without_cages(section.variant)
+    if not is_jigsaw(variant):
+        return geometry(section.box_rows, section.box_cols, variant)
     if job.solutions:
-        return geometry(section.box_rows, section.box_cols, section.variant, job.regions[position])
+        return geometry(section.box_rows, section.box_cols, variant, job.regions[position])
     seed = chunk.seed(job.run_seed, position, attempt, LAYOUT_STREAM)
-    return layout(section.size, section.variant, seed, f"section {section.title!r}")
+    return layout(section.size, variant, seed, f"section {section.title!r}")
 
 
 def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
@@ -275,8 +288,9 @@ def dig_chunk(job: DigJob) -> list[dict[str, Any]]:
                 job.solutions[position] if job.solutions else engine.random_grid(seed=seed, box=geo)
             )
             try:
-                results.append(dig_one(grid, section, job.tiers, seed, geo))
-                geos.append(geo)
+                found, dug_on = dig_one(grid, section, job.tiers, seed, geo)
+                results.append(found)
+                geos.append(dug_on)
                 break
             except ImpossibleBand as exc:
                 raise PipelineError(f"section {section.title!r}: {exc}") from None

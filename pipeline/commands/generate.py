@@ -55,7 +55,7 @@ def generate(
     from engine.geometry import box_shape
     from pipeline.generate import generate_grids
     from pipeline.prepare import GENERATE, prepare_engine
-    from pipeline.variants import checked_variant, is_jigsaw
+    from pipeline.variants import checked_variant, is_jigsaw, is_killer, without_cages
 
     try:
         rows, cols = box_shape(size, box)
@@ -68,6 +68,12 @@ def generate(
         fail(f"--variant: {exc}")
     if is_jigsaw(variant) and box is not None:
         fail(f"--box: a {variant} grid's regions replace the boxes; leave --box out")
+    if is_killer(variant):
+        fail(
+            f"--variant: a {variant} grid is the grid under its cages, which each puzzle draws "
+            f"when it is dug: generate {without_cages(variant)} grids (a recipe's Killer section "
+            "digs them)"
+        )
     spec = parallel_spec(
         jobs, chunk_size, backend, scheduler, insecure, (tls_ca, tls_cert, tls_key)
     )

@@ -59,8 +59,9 @@ def run(
     (run again the same day, it resumes). Options override the recipe's values (the backend's
     default is the recipe's).
     """
-    from pipeline.prepare import RUN, WORDED, prepare_engine
+    from pipeline.prepare import KILLER, RUN, WORDED, prepare_engine
     from pipeline.recipe import load_recipe, with_overrides
+    from pipeline.variants import is_killer
 
     book = with_overrides(
         load_recipe(recipe),
@@ -77,7 +78,9 @@ def run(
     from pipeline.run import run_book  # only now: a refused recipe costs no more than its reading
 
     printed = book.print.options
-    prepare_engine((*RUN, *WORDED) if printed.hints or printed.worked_solutions else RUN)
+    worded = WORDED if printed.hints or printed.worked_solutions else ()
+    killer = KILLER if any(is_killer(section.variant) for section in book.sections) else ()
+    prepare_engine((*RUN, *worded, *killer))
     result = run_book(book, quiet=quiet, day=date.date() if date else None)
     for name, reason in result.manifest["chunks_rejected"].items():
         typer.echo(f"note: chunks/{name} was dug again: {reason}", err=True)

@@ -5,21 +5,26 @@ the common ``puzzle rating`` lists, headerless CSV/TSV). Extra fields have no na
 named by what they look like: the first as long as the puzzle is its ``solution``, the first
 number its ``rating``, the rest joined into ``comment``. A line may begin with its variant
 (``x: <puzzle>``, ``jigsaw: <layout> <puzzle>``, ``killer: <cage map> <totals> [<givens>]``:
-:mod:`pipeline.formats.tags`, :mod:`pipeline.formats.killer`).
+:mod:`pipeline.formats.tags`, :mod:`pipeline.formats.killer`), or be one of Simon Tatham's Solo
+Killer descriptions (``3x3k:...``, :mod:`pipeline.formats.solo`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pipeline.formats.detect import FIELD_SEPARATORS
 from pipeline.formats.killer import read_cages
 from pipeline.formats.rows import Candidate, clean_text, undecodable
+from pipeline.formats.solo import solo_killer
 from pipeline.formats.sources import Line, too_long
 from pipeline.formats.tags import names_jigsaw, names_killer, split_tag
 
 QUOTES = "\"'"
+#: A Solo Killer description (``3x3k:...``, ``3x3xk:...``): the parameters, a ``k`` among them.
+SOLO_KILLER = re.compile(r"\d+(x\d+)?[a-z0-9]*k[a-z0-9]*:")
 
 
 def _is_number(field: str) -> bool:
@@ -56,6 +61,9 @@ def read_lines(lines: Iterable[Line]) -> Iterator[Candidate]:
         if cut:
             yield too_long(number, text, cut)
             continue
+        if SOLO_KILLER.match(text):
+            yield _solo_line(number, text)
+            continue
         tag, rest = split_tag(text)
         fields = FIELD_SEPARATORS.split(rest)
         regions = None
@@ -82,6 +90,17 @@ def read_lines(lines: Iterable[Line]) -> Iterator[Candidate]:
             (found for part in read if (found := undecodable(part, line.find(part) + 1))), None
         )
         yield Candidate(number, text, None if bad else puzzle, extra, bad, tag, regions, cages)
+
+
+def _solo_line(number: int, text: str) -> Candidate:
+    """A line holding one Solo Killer description (``sgt-solo --generate``), read whole."""
+    description = text.split()[0]
+    try:
+        geo, givens = solo_killer(description)
+    except ValueError as exc:
+        return Candidate(number, text, None, {}, f"Solo description: {clean_text(str(exc))}")
+    cages = tuple((cage.total, cage.cells) for cage in geo.cages or ())
+    return Candidate(number, text, givens, {}, None, geo.variant, geo.regions, cages)
 
 
 def _killer_fields(tag: str, fields: list[str]) -> tuple[tuple, list[str]]:

@@ -1,4 +1,4 @@
-"""The counter and the SAT counter with Killer cage sums, against tests/killer_rules.py (the
+"""The counter and the SAT counter with Killer cage sums, against tests/variant_rules.py (the
 rules written out again, each cage's digit sets from itertools, counted by Glucose): Solo's
 killers at every level, and random cage layouts that leave one, several or no solution."""
 
@@ -18,7 +18,8 @@ from engine.cages import InvalidCages, checked_cages
 from engine.geometry import geometry
 from engine.solver import workspace
 from engine.text import parse
-from tests.killer_rules import killer_solutions, obeys_killer, solo_killer
+from pipeline.formats.solo import solo_killer
+from tests.variant_rules import obeys, sat_solutions
 
 SOLO = "/usr/games/sgt-solo"
 
@@ -39,8 +40,8 @@ def test_solo_killers_have_one_solution_by_every_counter(level: str) -> None:
         assert not values.any()  # Solo's killers have no givens
         solution = engine.solve(givens, box=geo)
         grid = parse(solution, geo).values
-        assert obeys_killer(geo, grid)
-        found = killer_solutions(geo, values, 2)
+        assert obeys(geo, grid)
+        found = sat_solutions(geo, values, 2)
         assert len(found) == 1 and np.array_equal(found[0], grid)
         again = np.zeros_like(values)
         assert sat.count(values, workspace(geo).tables, 2, again) == 1
@@ -96,13 +97,13 @@ def killers(draw):
 @given(killers())
 def test_counters_agree_with_the_rules_on_random_cages(killer) -> None:
     geo, values = killer
-    expected = killer_solutions(geo, values, 3)
+    expected = sat_solutions(geo, values, 3)
     solution = np.zeros_like(values)
     count = workspace(geo).search(values, 3, solution)
     assert count == len(expected)
     again = np.zeros_like(values)
     assert sat.count(values, workspace(geo).tables, 3, again) == count
     for found in (solution, again)[: 2 if count else 0]:
-        assert obeys_killer(geo, found) and (values[values > 0] == found[values > 0]).all()
+        assert obeys(geo, found) and (values[values > 0] == found[values > 0]).all()
         if count < 3:  # every solution is known: the one found is among them
             assert any(np.array_equal(found, s) for s in expected)

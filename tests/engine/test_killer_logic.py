@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pysat.solvers import Glucose4
 
 from engine.cages import checked_cages
 from engine.geometry import Geometry, geometry
@@ -22,7 +21,7 @@ from engine.logic.variants import switched_off
 from engine.path import PathStep
 from pipeline.explain import explain, format_text, reason
 from pipeline.formats.solo import solo_killer
-from tests.variant_rules import rule_units
+from tests.variant_rules import sat_solutions
 
 #: ``sgt-solo --generate 1 <params>`` (kept in a file: the tests need no Solo installed)
 SOLO = dict(
@@ -47,56 +46,6 @@ CAGES_4 = [
 ]
 
 
-def killer_sat(geo: Geometry, values: np.ndarray, limit: int = 2) -> list[np.ndarray]:
-    """Up to ``limit`` solutions by a CNF written from the rules (units as a person states
-    them; each cage: distinct digits, one of the digit sets its total allows, by selectors)."""
-    n = geo.n
-
-    def var(cell: int, digit: int) -> int:
-        return cell * n + digit + 1
-
-    clauses = [[var(c, d) for d in range(n)] for c in range(n * n)]
-    clauses += [[var(c, int(values[c]) - 1)] for c in range(n * n) if values[c]]
-    groups = [sorted(u) for u in rule_units(geo)] + [list(c.cells) for c in geo.cages]
-    for members in groups:
-        for d in range(n):
-            for i, a in enumerate(members):
-                clauses += [[-var(a, d), -var(b, d)] for b in members[i + 1 :]]
-            if len(members) == n:  # a unit (or a cage of n cells) holds every digit
-                clauses.append([var(c, d) for c in members])
-    for c in range(n * n):
-        clauses += [[-var(c, a), -var(c, b)] for a in range(n) for b in range(a + 1, n)]
-    top = n * n * n
-    for cage in geo.cages:
-        size = len(cage.cells)
-        sets = [
-            s
-            for s in range(1 << n)
-            if bin(s).count("1") == size
-            and sum(d + 1 for d in range(n) if s >> d & 1) == cage.total
-        ]
-        chosen = []
-        for s in sets:
-            top += 1
-            chosen.append(top)
-            for d in range(n):
-                if s >> d & 1:
-                    clauses.append([-top] + [var(c, d) for c in cage.cells])
-                else:
-                    clauses += [[-top, -var(c, d)] for c in cage.cells]
-        clauses.append(chosen)
-    found = []
-    with Glucose4(bootstrap_with=clauses) as solver:
-        while len(found) < limit and solver.solve():
-            model = set(solver.get_model())
-            grid = np.array(
-                [next(d + 1 for d in range(n) if var(c, d) in model) for c in range(n * n)]
-            )
-            found.append(grid)
-            solver.add_clause([-var(c, int(grid[c]) - 1) for c in range(n * n)])
-    return found
-
-
 def four_by_four() -> Geometry:
     return geometry(2, 2, "killer", None, checked_cages(CAGES_4, 4))
 
@@ -113,7 +62,7 @@ def state(geo: Geometry, cand: dict[int, str], placed: str = "") -> tuple[np.nda
 
 
 def test_the_hand_made_cages_fit_their_solution() -> None:
-    found = killer_sat(four_by_four(), np.zeros(16, dtype=np.int32), limit=50)
+    found = sat_solutions(four_by_four(), np.zeros(16, dtype=np.int32), limit=50)
     assert SOLUTION_4 in {"".join(map(str, grid)) for grid in found}
 
 
@@ -179,7 +128,7 @@ def solved() -> dict[str, tuple[Geometry, str, np.ndarray]]:
     made = {}
     for name, description in SOLO.items():
         geo, puzzle = solo_killer(description)
-        (solution,) = killer_sat(geo, np.zeros(geo.ncells, dtype=np.int32))  # unique
+        (solution,) = sat_solutions(geo, np.zeros(geo.ncells, dtype=np.int32))  # unique
         made[name] = geo, puzzle, solution
     return made
 

@@ -176,7 +176,9 @@ def test_grade_output_reads_back_through_verify_stats_render_and_grade(tmp_path:
     broken.write_parquet(wrong)
     code, stdout, _ = invoke("verify", wrong)
     first = CAGES[0]
-    assert code == 1 and f"the solution breaks the cage of {first.total + 1} at r1c1" in stdout
+    assert (
+        code == 1 and f"the stored solution breaks the cage of {first.total + 1} at r1c1" in stdout
+    )
     pdf = tmp_path / "book.pdf"
     code, _, stderr = invoke("render", output, "-o", pdf)
     assert code == 0, stderr

@@ -48,6 +48,21 @@ class Skill:
 
 SKILLS = (
     Skill(
+        "cage sums",
+        "the sums of a Killer's cages: the digit sets a cage's total allows, and the rule of 45 "
+        "(a row, column or box holds each digit once, so it adds up to 45 on a 9x9 grid, and "
+        "the cells its own cages leave over have a known sum)",
+        (
+            "cage_combination",
+            "innies_outies",
+            "cage_split",
+            "cage_confined",
+            "cage_naked_subset",
+            "cage_hidden_subset",
+            "rule_of_45",
+        ),
+    ),
+    Skill(
         "a {symbol} locked in one line of a box",
         "a {symbol} that a box confines to one row or column",
         ("locked_pointing", "locked_claiming"),

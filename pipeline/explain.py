@@ -21,7 +21,7 @@ from engine.cages import cage_name
 from engine.geometry import Box, Geometry
 from engine.logic.killer import KILLER_TECHNIQUES, UNIT_FACTOR
 from engine.logic.names import NAMES
-from engine.logic.state import tables
+from engine.logic.tables import tables
 from engine.path import LOCKED_NAMES, PathStep, person_path, solving_path
 from pipeline.errors import UserError
 

@@ -11,20 +11,20 @@ NAMES: dict[str, str] = {
     "naked_single": "Naked Single",
     "hidden_single": "Hidden Single",
     "cage_combination": "Cage Combinations",
-    "innies_outies": "Innies and Outies",
-    "cage_split": "Cage Split",
-    "cage_confined": "Cage Confined Digit",
-    "cage_naked_subset": "Naked Subset in a Cage",
-    "cage_hidden_subset": "Hidden Subset in a Cage",
-    "rule_of_45": "Rule of 45 (several units)",
     "locked_pointing": "Locked Candidates Type 1 (Pointing)",
     "locked_claiming": "Locked Candidates Type 2 (Claiming)",
+    "innies_outies": "Innies and Outies",
+    "cage_split": "Cage Split",
     "naked_pair": "Naked Pair",
     "hidden_pair": "Hidden Pair",
     "naked_triple": "Naked Triple",
     "hidden_triple": "Hidden Triple",
     "naked_quad": "Naked Quadruple",
     "hidden_quad": "Hidden Quadruple",
+    "cage_confined": "Cage Confined Digit",
+    "cage_naked_subset": "Naked Subset in a Cage",
+    "cage_hidden_subset": "Hidden Subset in a Cage",
+    "rule_of_45": "Rule of 45 (several units)",
     "x_wing": "X-Wing",
     "swordfish": "Swordfish",
     "jellyfish": "Jellyfish",
@@ -59,7 +59,7 @@ NAMES: dict[str, str] = {
     "mutant_fish": "Mutant Fish",
     "trial_and_error": "Forcing Chain",
 }
-assert set(NAMES) == set(TECHNIQUES), "every technique needs a display name"
+assert tuple(NAMES) == TECHNIQUES, "every technique needs a display name, in the ladder's order"
 
 #: The techniques a person spots without pencil marks beyond the cell or unit at hand.
 SINGLES = frozenset({"full_house", "naked_single", "hidden_single"})

@@ -126,10 +126,10 @@ from engine.logic.state import (
     lowest_bit,
     new_record,
     new_work,
-    tables,
 )
 from engine.logic.subsets import find_subsets
 from engine.logic.sue_de_coq import find_sue_de_coq
+from engine.logic.tables import tables
 from engine.logic.uniqueness import find_avoidable_rectangles, find_bug, find_unique_rectangles
 from engine.logic.variants import allowed_techniques
 from engine.logic.wings import find_wings, find_wxyz_wings

@@ -25,8 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.cages import combinations
-from engine.geometry import Geometry, per_geometry
+from engine.geometry import Geometry
 from engine.jit import kernel
 from engine.search import U0, U1, bit_index, lowest_bit, popcount  # one set of bit helpers
 
@@ -414,90 +413,6 @@ class Tables(NamedTuple):
     grp_total: np.ndarray
     grp_tech: np.ndarray
     grp_unit: np.ndarray
-
-
-@per_geometry
-def tables(geo: Geometry) -> Tables:
-    """The finders' tables for a geometry (cached: geometries are shared)."""
-    n = geo.n
-    if n > 64:
-        raise ValueError(f"the logic solver handles grids up to 64x64, not {n}x{n}")
-    units = np.ascontiguousarray(geo.units)
-    cell_units = np.ascontiguousarray(geo.cell_units)
-    where = np.zeros((len(units), geo.ncells), dtype=np.int64)  # position of a cell in a unit
-    for u, cells in enumerate(units):
-        where[u, cells] = np.arange(n)
-    unit_pos = where[cell_units, np.arange(geo.ncells)[:, None]].astype(np.int32)
-    inter = [(box, line) for box in range(2 * n, 3 * n) for line in range(2 * n)]
-    extra = [(e, u) for e in range(3 * n, len(units)) for u in range(len(units)) if u != e]
-    inter, inter_masks = _crossings(units, where, inter)
-    cross, cross_masks = _crossings(units, where, extra, least=2)
-    peer_bits = np.zeros((geo.ncells, (geo.ncells + 63) // 64), dtype=np.uint64)
-    cell = np.broadcast_to(np.arange(geo.ncells)[:, None], geo.peers.shape)
-    peer_bit = np.left_shift(np.uint64(1), (geo.peers & 63).astype(np.uint64))
-    np.bitwise_or.at(peer_bits, (cell, geo.peers >> 6), peer_bit)
-    return Tables(
-        units=units,
-        cell_units=cell_units,
-        peers=np.ascontiguousarray(geo.peers),
-        unit_pos=unit_pos,
-        inter=inter,
-        inter_masks=inter_masks,
-        cross=np.concatenate([inter, cross]) if len(cross) else inter,
-        cross_masks=np.concatenate([inter_masks, cross_masks]) if len(cross) else inter_masks,
-        peer_bits=peer_bits,
-        **cage_tables(geo),
-    )
-
-
-def cage_tables(geo: Geometry) -> dict[str, np.ndarray]:
-    """The Killer fields of :class:`Tables` (``engine.logic.killer`` builds the sum groups)."""
-    from engine.logic.killer import sum_groups  # killer imports this module's kernels
-
-    n = geo.n
-    killer = len(geo.cages or ()) > 0
-    if killer and n > 9:
-        raise ValueError(f"the logic solver handles Killers up to 9x9, not {n}x{n}")
-    top = n * (n + 1) // 2 if killer else 0
-    combos = np.zeros((n + 1 if killer else 1, top + 1, 12 if killer else 1), dtype=np.uint64)
-    counts = np.zeros(combos.shape[:2], dtype=np.int32)
-    for size in range(1, combos.shape[0]):
-        for total in range(top + 1):
-            sets = combinations(size, total, n)
-            combos[size, total, : len(sets)] = sets
-            counts[size, total] = len(sets)
-    groups = sum_groups(geo)
-    return {
-        "cage_of": np.ascontiguousarray(geo.cage_of),
-        "cage_cells": np.ascontiguousarray(geo.cage_cells),
-        "cage_total": np.ascontiguousarray(geo.cage_total),
-        "combos": combos,
-        "combo_count": counts,
-        **groups,
-    }
-
-
-def _crossings(
-    units: np.ndarray, where: np.ndarray, pairs: list[tuple[int, int]], least: int = 1
-) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs of units sharing at least ``least`` cells, with the shared cells as positions
-    in each unit (rows of ``inter`` and ``inter_masks``). Vectorised: a Jigsaw book builds these
-    tables once per puzzle."""
-    if not pairs:
-        return np.zeros((0, 2), dtype=np.int32), np.zeros((0, 2), dtype=np.uint64)
-    member = np.zeros(where.shape, dtype=bool)
-    member[np.arange(len(units))[:, None], units] = True
-    # bit of each cell's position in each unit (0 outside it): shared cells' bits add up to a mask
-    position_bit = np.where(member, np.left_shift(np.uint64(1), where.astype(np.uint64)), 0)
-    first, second = np.array(pairs, dtype=np.int64).T
-    shared = member[first] & member[second]
-    kept = shared.sum(axis=1) >= least
-    first, second, shared = first[kept], second[kept], shared[kept]
-    masks = np.stack(
-        [(shared * position_bit[first]).sum(axis=1), (shared * position_bit[second]).sum(axis=1)],
-        axis=1,
-    ).astype(np.uint64)
-    return np.stack([first, second], axis=1).astype(np.int32), masks
 
 
 def full_mask(n: int) -> np.uint64:

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from engine.geometry import geometry
 from engine.logic.singles import hidden_singles
-from engine.logic.state import build_layers, tables
+from engine.logic.state import build_layers
+from engine.logic.tables import tables
 
 SHAPES = [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)]
 

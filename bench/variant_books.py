@@ -1,9 +1,10 @@
 """A variant book of every tier, made through the real CLI, then every puzzle checked apart.
 
 Run: ``.venv/bin/python bench/variant_books.py [--count 200] [--n-jobs 2] [--out DIR]
-[--books killer-9,killer-6]``. Writes a recipe per book (X, Windoku, Jigsaw, Jigsaw+X and Killer
-at 9x9, Jigsaw and Killer at 6x6, Jigsaw at 12x12) with one section per tier (easy to extreme;
-6x6 Killer: easy), runs ``pipeline run`` on each, and prints each run's time.
+[--books killer-9,killer-6] [--tiers easy,medium]``. Writes a recipe per book (X, Windoku,
+Jigsaw, Jigsaw+X and Killer at 9x9, Jigsaw and Killer at 6x6, Jigsaw at 12x12) with one section
+per tier (easy to extreme; 6x6 Killer: easy), runs ``pipeline run`` on each, and prints each
+run's time.
 Then each stored puzzle is checked by means the run did not use: a SAT count from the rules as
 a person states them (``tests/variant_rules.py``; a Killer's cages as the list of digit sets
 each total allows) must find exactly one solution, the stored one;
@@ -48,12 +49,14 @@ BOOKS = (
 )
 
 
-def tiers_of(variant: str, size: int) -> tuple[str, ...]:
-    """The tiers a book has: every one, but a 6x6 Killer (for children) is easy only."""
-    return ("easy",) if is_killer(variant) and size == 6 else TIERS
+def tiers_of(variant: str, size: int, tiers: tuple[str, ...] = TIERS) -> tuple[str, ...]:
+    """The tiers a book has: ``tiers``, but a 6x6 Killer (for children) is easy only."""
+    return ("easy",) if is_killer(variant) and size == 6 else tiers
 
 
-def recipe(variant: str, size: int, count: int, n_jobs: int, output: Path) -> str:
+def recipe(
+    variant: str, size: int, count: int, n_jobs: int, output: Path, tiers: tuple[str, ...]
+) -> str:
     lines = [
         f'title = "Check {variant} {size}x{size}"',
         "seed = 30",
@@ -62,7 +65,7 @@ def recipe(variant: str, size: int, count: int, n_jobs: int, output: Path) -> st
         "[print]\nabout = false",
     ]
     dig_keys = "" if is_killer(variant) else "\nminimal = false"  # a Killer's are its cages
-    for tier in tiers_of(variant, size):
+    for tier in tiers_of(variant, size, tiers):
         lines.append(
             f'[[sections]]\ntitle = "{tier}"\nvariant = "{variant}"\nsize = {size}\n'
             f'tier = "{tier}"\ncount = {count}{dig_keys}\nlayout = 6'
@@ -98,7 +101,9 @@ def main() -> None:
     parser.add_argument(
         "--books", help="only these books, as variant-size joined by commas (e.g. killer-9)"
     )
+    parser.add_argument("--tiers", default=",".join(TIERS), help="tiers, joined by commas")
     args = parser.parse_args()
+    tiers = tuple(args.tiers.split(","))
     books = BOOKS
     if args.books:
         books = tuple(b for b in BOOKS if f"{b[0]}-{b[1]}" in args.books.split(","))
@@ -106,7 +111,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     for variant, size in books:
         path = out / f"{variant}-{size}.toml"
-        path.write_text(recipe(variant, size, args.count, args.n_jobs, out / "output"))
+        path.write_text(recipe(variant, size, args.count, args.n_jobs, out / "output", tiers))
         start = time.perf_counter()
         command = [str(Path(sys.executable).parent / "pipeline"), "run", str(path), "--quiet"]
         subprocess.run(command, check=True)
@@ -120,14 +125,14 @@ def main() -> None:
     failures: list[str] = []
     for variant, size in books:
         mine = [r for r in rows if r["variant"] == variant and r["size"] == size]
-        tiers = Counter(r["tier"] for r in mine)
+        landed = Counter(r["tier"] for r in mine)
         wrong = [(r["id"], check(r)) for r in mine]
         failures += [f"{variant} {size} {i}: {why}" for i, why in wrong if why]
         table.add(
             [
                 variant,
                 str(size),
-                *(str(tiers[t]) for t in TIERS),
+                *(str(landed[t]) for t in TIERS),
                 str(sum(bool(w) for _, w in wrong)),
             ]
         )

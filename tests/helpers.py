@@ -122,11 +122,12 @@ def grid_text(values: list[int]) -> str:
     return "".join(SYMBOLS[v - 1] if v else "." for v in values)
 
 
-def dig(geo: Geometry, seed: int) -> str:
-    """A minimal-ish unique puzzle: blank cells of a random grid while the answer stays unique."""
+def dig(geo: Geometry, seed: int, tried: float = 1.0) -> str:
+    """A minimal-ish unique puzzle: blank cells of a random grid while the answer stays unique,
+    trying that on the ``tried`` share of its cells."""
     rng = np.random.default_rng(seed)
     values = parse(engine.random_grid(seed=seed, box=geo), geo).values.copy()
-    for cell in rng.permutation(geo.ncells):
+    for cell in rng.permutation(geo.ncells)[: round(tried * geo.ncells)]:
         keep = values[cell]
         values[cell] = 0
         if count_grid(Grid(geo, values), 2)[0] != 1:

@@ -387,7 +387,7 @@ def test_x_keeps_the_diagonals_and_windoku_only_the_four_windows():
     assert len(unit_keeping(VARIANTS["jigsaw 9x9"])) == 1
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     name=st.sampled_from(sorted(VARIANTS)),
     seed=st.integers(0, 15),

@@ -93,7 +93,7 @@ def killers(draw):
     return geo, values
 
 
-@settings(max_examples=120)
+@settings(max_examples=40)
 @given(killers())
 def test_counters_agree_with_the_rules_on_random_cages(killer) -> None:
     geo, values = killer

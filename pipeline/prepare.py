@@ -103,8 +103,8 @@ def prepare_engine(families: Iterable[str], out: TextIO | None = None) -> list[s
     them), while spawned helpers first compile the parts of those families that this process
     reaches last (``engine.warmup.PARTS``), then the families from the other end. numba's cache
     is shared, so what a helper has compiled this process loads. Each job is claimed by the
-    first lane to reach it; this process then loads the families a helper compiled, which also
-    compiles anything two lanes raced each other for, and leaves the stamps."""
+    first lane to reach it; this process then loads every family again, which compiles anything
+    two lanes raced each other for, and leaves the stamps."""
     from engine.warmup import PARTS
 
     out = out or sys.stderr
@@ -138,6 +138,13 @@ def prepare_engine(families: Iterable[str], out: TextIO | None = None) -> list[s
             if part is None:
                 warm(family)  # loads what the helper compiled, compiles what lanes raced for
                 report(family, seconds)
+        # two lanes compiling kernels of one file at once can each rewrite its cache index,
+        # dropping what the other added (the Killer family types the digger's kernels too): a
+        # second pass over this lane's families loads them, and compiles any entry so lost
+        done_here = {family for family, part, _ in by_helpers if part is None}
+        for family in order:
+            if family not in done_here:
+                warm(family)
     for family in order:
         _mark_prepared(family)
     print(f"engine ready in {time.perf_counter() - start:.1f} s", file=out, flush=True)

@@ -7,9 +7,10 @@ graded into a tier.
   not hold yet. A cell left alone joins a neighbouring cage that lacks its digit.
 * **Digging** (:func:`dig_killer`): a layout's cages are split until the puzzle is unique (two
   totals say more than their sum): the counter (with cage sums) finds a second solution, and a
-  cage of three cells or more holding a cell where the two differ is split in two connected
-  parts; failing that, such a cell moves into a neighbouring cage that lacks its digit, and
-  last a pair holding one is split (the rare one-cell cage). The unique puzzle is graded
+  cage of four cells or more holding a cell where the two differ is split in two connected
+  parts of two cells or more; failing that, such a cell moves into a neighbouring cage that
+  lacks its digit (leaving no cage of one cell), and last a triple or a pair holding one is
+  split (a one-cell cage: a given in disguise, so the last resort). The unique puzzle is graded
   (``engine.grade.rate_within``, as ``engine.dig`` does); one too hard for the band has a cage
   split in two (still unique) or, where the tier allows givens (a band that singles solve, and
   6x6 grids), a given added; one too easy has two cages merged while it stays unique. After
@@ -165,13 +166,15 @@ class _Layout:
         return True
 
     def split(self, index: int, rng: np.random.Generator) -> bool:
-        """Split cage ``index`` into two connected cages; False when it has one cell."""
+        """Split cage ``index`` into two connected cages, neither of one cell when the cage has
+        four or more (a one-cell cage is a given in disguise); False when it has one cell."""
         cells = self.members[index]
         if len(cells) < 2:
             return False
+        least = 2 if len(cells) >= 4 else 1
         for _ in range(len(cells)):
             piece = {cells[int(rng.integers(len(cells)))]}
-            size = int(rng.integers(1, len(cells)))
+            size = int(rng.integers(least, len(cells) - least + 1))
             while len(piece) < size:
                 grow = sorted(
                     {nb for c in piece for nb in _neighbours(c, self.n) if nb in cells} - piece
@@ -369,13 +372,15 @@ class _KillerDigger:
                 return True
             differ = np.flatnonzero(other != self.solution)
             owners = sorted({int(layout.owner[c]) for c in differ})
-            big = [a for a in owners if len(layout.members[a]) > 2]
+            # least one-cell cages first: split a cage of four or more, hand a cell over, and
+            # only then split a triple or a pair
+            big = [a for a in owners if len(layout.members[a]) >= 4]
             if big and layout.split(big[int(self.rng.integers(len(big)))], self.rng):
                 continue
             if self.hand_over(layout, differ):
                 continue
-            pairs = [a for a in owners if len(layout.members[a]) == 2]
-            if not pairs or not layout.split(pairs[int(self.rng.integers(len(pairs)))], self.rng):
+            small = [a for a in owners if len(layout.members[a]) in (2, 3)]
+            if not small or not layout.split(small[int(self.rng.integers(len(small)))], self.rng):
                 return False
         return False
 
@@ -385,8 +390,8 @@ class _KillerDigger:
         for cell in self.rng.permutation(differ).tolist():
             a = int(layout.owner[cell])
             rest = [c for c in layout.members[a] if c != cell]
-            if rest and not _connected(rest, self.base.n):
-                continue
+            if len(rest) == 1 or (rest and not _connected(rest, self.base.n)):
+                continue  # nor leave a cage of one cell behind
             for nb in self.rng.permutation(_neighbours(cell, self.base.n)).tolist():
                 b = int(layout.owner[nb])
                 cells = layout.members[b]

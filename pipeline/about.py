@@ -17,6 +17,7 @@ from statistics import mean
 from typing import Any
 
 from engine import TECHNIQUE_NAMES, TECHNIQUES
+from engine.logic.killer import KILLER_TECHNIQUES
 from pipeline.render.pages import symbol_word
 
 INTRO = "Every puzzle has exactly one solution. Here is what each section's puzzles ask of you"
@@ -52,15 +53,7 @@ SKILLS = (
         "the sums of a Killer's cages: the digit sets a cage's total allows, and the rule of 45 "
         "(a row, column or box holds each digit once, so it adds up to 45 on a 9x9 grid, and "
         "the cells its own cages leave over have a known sum)",
-        (
-            "cage_combination",
-            "innies_outies",
-            "cage_split",
-            "cage_confined",
-            "cage_naked_subset",
-            "cage_hidden_subset",
-            "rule_of_45",
-        ),
+        KILLER_TECHNIQUES,
     ),
     Skill(
         "a {symbol} locked in one line of a box",

@@ -21,6 +21,7 @@ from engine.logic.variants import switched_off
 from engine.path import PathStep
 from pipeline.explain import explain, format_text, reason
 from pipeline.formats.solo import solo_killer
+from tests.helpers import solution_states
 from tests.variant_rules import sat_solutions
 
 #: ``sgt-solo --generate 1 <params>`` (kept in a file: the tests need no Solo installed)
@@ -105,24 +106,6 @@ def test_subsets_inside_a_cage() -> None:
     assert (7, 2) in {p for s in hidden.all_steps() for p in s.placements}
 
 
-def killer_states(geo: Geometry, solution: np.ndarray, seed: int, count: int):
-    """(cand, placed) states that keep the solution: some cells placed, wrong candidates
-    left here and there (none that a placed peer or cage mate rules out)."""
-    rng = np.random.default_rng(seed)
-    for _ in range(count):
-        placed = np.where(rng.random(geo.ncells) < 0.3, solution, 0).astype(np.int32)
-        cand = np.zeros(geo.ncells, dtype=np.uint64)
-        for cell in range(geo.ncells):
-            if placed[cell]:
-                cand[cell] = 1 << (int(placed[cell]) - 1)
-                continue
-            seen = {int(placed[p]) for p in geo.peers[cell]}
-            digits = {int(solution[cell])}
-            digits |= {d for d in range(1, geo.n + 1) if rng.random() < 0.3} - seen
-            cand[cell] = sum(1 << (d - 1) for d in digits)
-        yield cand, placed
-
-
 @pytest.fixture(scope="module")
 def solved() -> dict[str, tuple[Geometry, str, np.ndarray]]:
     made = {}
@@ -135,12 +118,12 @@ def solved() -> dict[str, tuple[Geometry, str, np.ndarray]]:
 
 def test_soundness_sweep_over_killer_states(solved) -> None:
     found: Counter = Counter()
-    for geo, _, solution in solved.values():
+    for geo, puzzle, solution in solved.values():
         space = workspace(geo)
         running = [t for t in TECHNIQUES if t not in switched_off(geo)]
-        for seed, (cand, placed) in enumerate(killer_states(geo, solution, 7, 4)):
+        for seed, (cand, placed, given, _) in enumerate(solution_states(geo, puzzle, 7, 4)):
             for technique in running:
-                for step in space.find(technique, cand, placed).all_steps():
+                for step in space.find(technique, cand, placed, given).all_steps():
                     found[step.technique] += 1
                     for cell, digit in step.eliminations:
                         assert solution[cell] != digit, (technique, seed, step)

@@ -270,10 +270,7 @@ def dig(
     ``box`` names the grid's shape, or is the variant's :class:`Geometry`.
     Deterministic for a given seed. Raises :class:`ImpossibleBand`, :class:`DigFailed`.
     """
-    if budget is not None and budget < 1:
-        raise InvalidBudget(f"budget must be at least 1 attempt, got {budget}")
-    if time_limit is not None and time_limit <= 0:
-        raise InvalidBudget(f"time_limit must be positive seconds, got {time_limit}")
+    check_limits(budget, time_limit)
     grid = _full_grid(solution, box)
     geo = grid.geometry
     layout = _layout(geo.n, symmetry)
@@ -289,6 +286,15 @@ def dig(
     check_possible(band, geo, minimal)
     digger = _Digger(grid, layout, band, mapping, minimal, rng_from(seed))
     return digger.run(budget or default_budget(geo), time_limit, symmetry)
+
+
+def check_limits(budget: int | None, time_limit: float | None) -> None:
+    """Raise :class:`InvalidBudget` for a budget below one attempt or a time limit not positive
+    (every digger takes both)."""
+    if budget is not None and budget < 1:
+        raise InvalidBudget(f"budget must be at least 1 attempt, got {budget}")
+    if time_limit is not None and time_limit <= 0:
+        raise InvalidBudget(f"time_limit must be positive seconds, got {time_limit}")
 
 
 def run_kernels(solution: str, symmetry: str = "rotate180") -> None:

@@ -30,7 +30,7 @@ import numpy as np
 
 from engine import sat
 from engine.cages import Cage, checked_cages
-from engine.dig import DigFailed, ImpossibleBand, InvalidBudget, UnknownTier, miss, tiers_for
+from engine.dig import DigFailed, ImpossibleBand, UnknownTier, check_limits, miss, tiers_for
 from engine.dig import too_hard as band_too_hard
 from engine.geometry import Box, Geometry, variant_name
 from engine.grade import Grade, Rating, rate_within
@@ -225,10 +225,7 @@ def dig_killer(
     a band; ``budget`` caps the layouts and moves tried, ``time_limit`` the seconds (checked
     between them). Deterministic for a given seed. Raises ``DigFailed``, ``ImpossibleBand``.
     """
-    if budget is not None and budget < 1:
-        raise InvalidBudget(f"budget must be at least 1 attempt, got {budget}")
-    if time_limit is not None and time_limit <= 0:
-        raise InvalidBudget(f"time_limit must be positive seconds, got {time_limit}")
+    check_limits(budget, time_limit)
     grid = parse(solution, box)
     base = grid.geometry
     if "killer" in base.parts:

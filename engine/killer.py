@@ -6,7 +6,7 @@ graded into a tier.
   cells, a few 5-6; :data:`SIZE_MIX`), through orthogonal neighbours whose digit the cage does
   not hold yet. A cell left alone joins a neighbouring cage that lacks its digit.
 * **Digging** (:func:`dig_killer`): a layout's cages are split until the puzzle is unique (two
-  totals say more than their sum): the counter (with cage sums) finds a second solution, and a
+  totals say more than their sum): a SAT solver finds a second solution, and a
   cage of four cells or more holding a cell where the two differ is split in two connected
   parts of two cells or more; failing that, such a cell moves into a neighbouring cage that
   lacks its digit (leaving no cage of one cell), and last a triple or a pair holding one is
@@ -15,8 +15,9 @@ graded into a tier.
   split in two (still unique) or, where the tier allows givens (a band that singles solve, and
   6x6 grids), a given added; one too easy has two cages merged while it stays unique. After
   :data:`STALL_MOVES` moves without getting closer a fresh layout is drawn.
-  Layouts are tried on the grid's own counter tables with the cages swapped in
-  (``engine.search.cage_arrays``): no geometry is built until one is graded.
+  Every layout a dig tries is asked of one incremental SAT solver (``engine.sat.OtherSolution``:
+  the grid's units once, each cage once, a layout as assumptions), and no geometry is built
+  until one is graded.
 """
 
 from __future__ import annotations
@@ -35,8 +36,7 @@ from engine.dig import too_hard as band_too_hard
 from engine.geometry import Box, Geometry, variant_name
 from engine.grade import Grade, Rating, rate_within
 from engine.grids import Seed, rng_from
-from engine.search import OUT_OF_BUDGET, Tables, cage_arrays, search
-from engine.solver import KILLER_DFS_BUDGET, count_grid, workspace
+from engine.solver import count_grid
 from engine.text import Grid, parse, to_text
 from engine.tiers import Tier
 
@@ -47,8 +47,6 @@ SIZE_MIX: Mapping[int, float] = {2: 0.30, 3: 0.33, 4: 0.22, 5: 0.10, 6: 0.05}
 EASY_MIX: Mapping[int, float] = {2: 0.55, 3: 0.35, 4: 0.10}
 DEFAULT_BUDGET = 200  # layouts and moves before DigFailed
 STALL_MOVES = 6  # moves without getting closer to the band before a fresh layout
-SECOND_SOLUTION_TRIES = 8  # random-order searches for a solution other than the grid's ...
-RANDOM_TRY_NODES = 4  # ... each of at most this many branches a cell (a heavy tail otherwise)
 GIVENS_SHARE = 0.15  # at most this share of the cells as givens, where a tier allows them
 EASY_TOP = 2.5  # a band whose top score is this or less may have givens (as singles-level)
 CHILDREN_SIZE = 6  # grids this size or smaller may have givens at any tier
@@ -266,11 +264,7 @@ class _KillerDigger:
         self.band = band
         self.mapping = mapping
         self.rng = rng
-        space = workspace(self.base)
-        self.tables = space.tables._replace(classic=False)
-        self.buffers = space.buffers
-        self.found = np.zeros_like(self.solution)
-        self.state = np.zeros(1, dtype=np.uint64)
+        self.others = sat.OtherSolution(self.solution, self.base)
         easy = band.score is not None and band.score[1] <= EASY_TOP
         self.mix = EASY_MIX if easy else SIZE_MIX
         self.givens_allowed = easy or self.base.n <= CHILDREN_SIZE
@@ -278,6 +272,12 @@ class _KillerDigger:
         self.attempts = 0
 
     def run(self, budget: int, time_limit: float | None) -> KillerResult:
+        try:
+            return self.walk(budget, time_limit)
+        finally:
+            self.others.close()
+
+    def walk(self, budget: int, time_limit: float | None) -> KillerResult:
         deadline = None if time_limit is None else time.monotonic() + time_limit
         closest: _Candidate | None = None
         current: _Candidate | None = None
@@ -334,32 +334,11 @@ class _KillerDigger:
         index = live[int(self.rng.integers(len(live)))]
         if not layout.merge_with_neighbour(index, self.solution, self.rng, self.largest):
             return None
-        return _Candidate(layout, puzzle) if self.count(layout, puzzle) == 1 else None
-
-    def tables_for(self, layout: _Layout) -> Tables:
-        cages = cage_arrays(_cages(layout, self.solution), self.base.n)
-        return self.tables._replace(cages=cages)
-
-    def count(self, layout: _Layout, puzzle: np.ndarray) -> int:
-        """Solutions up to two (SAT past the DFS budget, as ``engine.solver``)."""
-        tables = self.tables_for(layout)
-        self.state[0] = 0
-        found = search(puzzle, tables, 2, self.found, self.state, KILLER_DFS_BUDGET, self.buffers)
-        return sat.count(puzzle, tables, 2, self.found) if found == OUT_OF_BUDGET else found
+        return _Candidate(layout, puzzle) if self.second_solution(layout, puzzle) is None else None
 
     def second_solution(self, layout: _Layout, puzzle: np.ndarray) -> np.ndarray | None:
         """A solution other than the grid's, or None when there is none."""
-        tables = self.tables_for(layout)
-        budget = RANDOM_TRY_NODES * self.base.ncells
-        for _ in range(SECOND_SOLUTION_TRIES):  # random branch orders find one at random
-            self.state[0] = self.rng.integers(1, 2**63)
-            found = search(puzzle, tables, 1, self.found, self.state, budget, self.buffers)
-            if found == 1 and not np.array_equal(self.found, self.solution):
-                return self.found.copy()
-        for other in sat.solutions(puzzle, tables, 2):
-            if not np.array_equal(other, self.solution):
-                return other
-        return None
+        return self.others.find(layout.cages(self.solution), puzzle)
 
     def make_unique(self, layout: _Layout, puzzle: np.ndarray) -> bool:
         """Split cages (see the module doc) until the puzzle is unique; False when stuck."""

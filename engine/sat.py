@@ -17,10 +17,12 @@ a clause that not all of its placements hold again.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from engine.cages import combinations
+from engine.geometry import Geometry, per_geometry
 from engine.search import Tables
 
 SOLVER = "cadical195"  # a python-sat solver name: CaDiCaL 1.9.5, the fastest here
@@ -196,3 +198,100 @@ def cage_clauses(
                 return None
             clauses.append(chosen)
     return clauses
+
+
+class OtherSolution:
+    """One Killer dig's uniqueness question, asked of one incremental SAT solver: has a cage
+    layout (and givens) over the full grid ``solution`` a solution other than the grid?
+
+    The grid's units are encoded once, with a clause that some cell differs from the grid; each
+    cage (cells and total) the dig tries gets an activation literal the first time, and a
+    layout is asked as the activation literals of its cages, and its givens, assumed. A digger
+    asks hundreds of layouts that differ by a split or a merge: the solver keeps what it learned
+    between them, where encoding each layout afresh cost more than solving it. ``geo`` is the
+    grid's geometry without cages (a cage's no-repeat rule comes with the cage here)."""
+
+    def __init__(self, solution: np.ndarray, geo: Geometry) -> None:
+        from pysat.solvers import Solver  # imported here: `import engine` stays fast
+
+        self.n = geo.n
+        self.var = np.arange(1, geo.ncells * geo.n + 1).reshape(geo.ncells, geo.n)
+        self.peers = _peer_pairs(geo)
+        self.next_var = self.var.size + 1
+        self.activators: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.solver = Solver(name=SOLVER)
+        self.solver.configure(OPTIONS)
+        self.solver.append_formula(_grid_clauses(geo))
+        cells = np.arange(geo.ncells)
+        self.solver.add_clause((-self.var[cells, solution.astype(np.int64) - 1]).tolist())
+
+    def find(
+        self, cages: Iterable[tuple[int, Sequence[int]]], givens: np.ndarray
+    ) -> np.ndarray | None:
+        """A solution of the layout ``cages`` (total, cells) and ``givens`` (0 = blank) other
+        than the grid, or None when the grid is its only one."""
+        assumptions = [self._activator(total, tuple(sorted(cells))) for total, cells in cages]
+        given = np.flatnonzero(givens)
+        assumptions += self.var[given, givens[given].astype(np.int64) - 1].tolist()
+        if not self.solver.solve(assumptions=assumptions):
+            return None
+        model = np.array(self.solver.get_model()[: self.var.size])
+        chosen = model[model > 0] - 1  # variable v + 1 is cell v // n taking digit v % n + 1
+        other = np.zeros(givens.size, dtype=givens.dtype)
+        other[chosen // self.n] = chosen % self.n + 1
+        return other
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def _activator(self, total: int, cells: tuple[int, ...]) -> int:
+        key = (total, cells)
+        if key not in self.activators:
+            self.activators[key] = self._new_var()
+            self.solver.append_formula(self._cage_clauses(self.activators[key], total, cells))
+        return self.activators[key]
+
+    def _cage_clauses(self, active: int, total: int, cells: tuple[int, ...]) -> list[list[int]]:
+        """When ``active`` holds: one digit set of the total is selected; its digits each take a
+        place in the cage, the others none (so no digit twice), and no two cells share a digit
+        (said again pairwise, for propagation)."""
+        places = self.var[list(cells)]  # (cell, digit) variables
+        selectors = []
+        clauses: list[list[int]] = []
+        for mask in combinations(len(cells), total, self.n):
+            selector = self._new_var()
+            selectors.append(selector)
+            for digit in range(self.n):
+                if mask >> digit & 1:
+                    clauses.append([-selector, *places[:, digit].tolist()])
+                else:
+                    clauses += [[-selector, -int(p)] for p in places[:, digit]]
+        clauses.append([-active, *selectors])
+        for i, a in enumerate(cells):
+            for j in range(i + 1, len(cells)):
+                if (a, cells[j]) not in self.peers:
+                    clauses += [
+                        [-active, -int(p), -int(q)]
+                        for p, q in zip(places[i], places[j], strict=True)
+                    ]
+        return clauses
+
+    def _new_var(self) -> int:
+        self.next_var += 1
+        return self.next_var - 1
+
+
+@per_geometry
+def _grid_clauses(geo: Geometry) -> list[list[int]]:
+    """The clauses of an empty grid of ``geo`` (variable ``cell * n + digit index + 1``), shared
+    by the digs on one geometry."""
+    cand = np.ones((geo.ncells, geo.n), dtype=bool)
+    var = np.arange(1, cand.size + 1).reshape(cand.shape)  # numbering() with no givens
+    clauses = encode(np.zeros(geo.ncells, dtype=np.uint8), cand, var, geo.peers, geo.units)
+    assert clauses is not None, "an empty grid has completions"
+    return clauses
+
+
+@per_geometry
+def _peer_pairs(geo: Geometry) -> frozenset[tuple[int, int]]:
+    return frozenset((a, b) for a, row in enumerate(geo.peers.tolist()) for b in row)

@@ -9,7 +9,7 @@ import subprocess
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -52,7 +52,7 @@ def test_solo_killers_have_one_solution_by_every_counter(level: str) -> None:
 def killers(draw):
     """A killer on a 4x4 or 6x6 grid: cages grown from a random full grid (each 1-5 connected
     cells, right or down from where it starts), totals from the grid or one of them shifted,
-    and a few givens: one, several or no solution."""
+    and a few givens: one, several or no solution. Returned with the full grid."""
     rows, cols = draw(st.sampled_from([(2, 2), (2, 3)]))
     n = rows * cols
     grid = parse(engine.random_grid(seed=draw(st.integers(0, 2**32)), box=f"{rows}x{cols}")).values
@@ -90,13 +90,13 @@ def killers(draw):
     values = np.zeros(n * n, dtype=np.uint8)
     for cell in draw(st.lists(st.integers(0, n * n - 1), max_size=3)):
         values[cell] = grid[cell] if draw(st.booleans()) else draw(st.integers(1, n))
-    return geo, values
+    return geo, values, grid
 
 
 @settings(max_examples=40)
 @given(killers())
 def test_counters_agree_with_the_rules_on_random_cages(killer) -> None:
-    geo, values = killer
+    geo, values, _ = killer
     expected = sat_solutions(geo, values, 3)
     solution = np.zeros_like(values)
     count = workspace(geo).search(values, 3, solution)
@@ -107,3 +107,36 @@ def test_counters_agree_with_the_rules_on_random_cages(killer) -> None:
         assert obeys(geo, found) and (values[values > 0] == found[values > 0]).all()
         if count < 3:  # every solution is known: the one found is among them
             assert any(np.array_equal(found, s) for s in expected)
+
+
+@settings(max_examples=40)
+@given(killers(), st.lists(st.integers(0, 35), max_size=12))
+def test_a_digs_sat_session_finds_a_second_solution_exactly_when_there_is_one(
+    killer, blanks: list[int]
+) -> None:
+    """engine.sat.OtherSolution, one session asked in turn: the drawn layout with and without
+    its givens, single-cell cages (the grid's own: then unique), and each row one cage (which
+    says nothing) under the grid with ``blanks`` blanked, as a dig asks layout after layout."""
+    geo, values, grid = killer
+    assume(obeys(geo, grid) and (values[values > 0] == grid[values > 0]).all())
+    n = geo.n
+    others = sat.OtherSolution(grid, geometry(geo.box_rows, geo.box_cols))
+    cages = [(cage.total, cage.cells) for cage in geo.cages]
+    singles = [(int(grid[cell]), (cell,)) for cell in range(geo.ncells)]
+    rows = [(n * (n + 1) // 2, tuple(range(r * n, r * n + n))) for r in range(n)]
+    dug = grid.copy()
+    dug[[cell for cell in blanks if cell < geo.ncells]] = 0
+    blank = np.zeros_like(values)
+    asked = ((cages, values), (cages, blank), (singles, blank), (rows, dug), (cages, values))
+    for layout, givens in asked:
+        killer_geo = geometry(geo.box_rows, geo.box_cols, "killer", None, checked_cages(layout, n))
+        expected = sat_solutions(killer_geo, givens, 3)
+        other = others.find(layout, givens)
+        if len(expected) == 1:
+            assert other is None
+        else:
+            assert other is not None and obeys(killer_geo, other)
+            assert not np.array_equal(other, grid)
+            assert any(np.array_equal(other, s) for s in expected) or len(expected) == 3
+            assert (other[givens > 0] == givens[givens > 0]).all()
+    others.close()

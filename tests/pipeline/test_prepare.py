@@ -143,32 +143,8 @@ def test_no_command_compiles_once_the_engine_is_prepared(tmp_path: Path) -> None
     assert cache_files() == before
 
 
-FINDERS_THEN_PASS_LOOP = """
-import sys
-import numpy as np
-from numba.core import event
-from engine.geometry import geometry_for
-from engine.logic.passes import workspace
-from engine.warmup import EASY, warm_part
-
-if sys.argv[1] == "finders":
-    warm_part("grader", "finders")
-else:
-    compiled = []
-
-    class Record(event.Listener):
-        def on_start(self, ev):
-            function = ev.data["dispatcher"].py_func
-            compiled.append(f"{function.__module__}.{function.__name__}")
-
-        def on_end(self, ev):
-            pass
-
-    event.register("numba:compile", Record())
-    values = np.array([0 if c == "." else int(c) for c in EASY], dtype=np.uint8)
-    workspace(geometry_for(box="3x3")).solve(values)  # the pass loop over the whole ladder
-    print(" ".join(compiled))
-"""
+#: The helper lane's part of the grader (engine.warmup PARTS), as `pipeline prepare` runs it.
+FINDERS = 'from engine.warmup import warm_part; warm_part("grader", "finders")'
 
 
 HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
@@ -180,27 +156,23 @@ def test_cold_graders_compile_each_finder_once_and_grade_on_the_core_rungs_first
 ) -> None:
     """On one empty kernel cache, in this order:
 
-    1. the helper lane's part (engine.warmup PARTS: every rung's finder, called as the compiled
-       pass loop calls it) gives each finder the pass loop's own argument types: the pass loop,
-       compiled in another process on the same cache, loads them all and compiles no finder;
+    1. the helper lane's part (engine.warmup PARTS) compiles every rung's finder, called as the
+       compiled pass loop calls it;
     2. two `pipeline grade` commands of easy puzzles, started together, compile the core rungs'
        pass loop, grade them and leave the rest to a background process that ends with the
        command, unfinished;
     3. with a hard puzzle among them it waits for (and helps) the background process.
-    Every grade writes the rows a prepared machine writes. (Steps 2 and 3 come after 1 so the
-    whole grader compiles once here, not twice.)"""
+    Every grade writes the rows a prepared machine writes, and no finder gains a second entry in
+    the cache: the pass loop, core and whole, called each with the argument types the helper
+    lane gave it. (Steps 2 and 3 come after 1 so the whole grader compiles once here.)"""
     cache = tmp_path / "cache"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    script = tmp_path / "lanes.py"
-    script.write_text(FINDERS_THEN_PASS_LOOP)
-    for lane in ("finders", "pass loop"):
-        done = subprocess.run(
-            [sys.executable, str(script), lane], capture_output=True, text=True, env=env, cwd=ROOT
-        )
-        assert done.returncode == 0, done.stderr
-    compiled = done.stdout.split()
-    assert any(name.startswith("engine.logic.passes.") for name in compiled)  # the pass loop
-    assert [name for name in compiled if name.rsplit(".", 1)[1].startswith("find_")] == []
+    done = subprocess.run(
+        [sys.executable, "-c", FINDERS], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    finders = sorted(path.name for path in cache.rglob("*.find_*.nbc"))  # one file per signature
+    assert any("find_singles" in name for name in finders) and len(finders) >= 20, finders
 
     cold = {"NUMBA_CACHE_DIR": str(cache)}
     easy = [engine.dig(engine.random_grid(9, seed=s), "easy", seed=s).puzzle for s in range(4)]
@@ -234,3 +206,4 @@ def test_cold_graders_compile_each_finder_once_and_grade_on_the_core_rungs_first
         if name == "easy":  # the background processes ended with the commands, work unfinished
             stamps = {path.name for path in cache.rglob("*.stamp")}
             assert stamps == {f"sudoku-prepared-grader-core-{machine_key()}.stamp"}
+    assert sorted(path.name for path in cache.rglob("*.find_*.nbc")) == finders

@@ -171,6 +171,7 @@ class SyndicationSpec:
     box_rows: int
     box_cols: int
     symmetry: str
+    minimal: bool = True
 
     def sections(self) -> tuple[SectionSpec, ...]:
         """The pack as sections the run digs after the book's (never printed in it)."""
@@ -183,6 +184,7 @@ class SyndicationSpec:
                 tier=tier,
                 count=self.days,
                 symmetry=self.symmetry,
+                minimal=self.minimal,
             )
             for tier in self.tiers
         )
@@ -487,16 +489,21 @@ def _source(table: _Table, base: Path) -> Path | None:
 
 
 def _diggable(
-    table: _Table, section: SectionSpec, own: tuple[Tier, ...], key: str = "tier"
+    table: _Table,
+    section: SectionSpec,
+    own: tuple[Tier, ...],
+    key: str = "tier",
+    also: str = "",
 ) -> None:
-    """Fail now, naming the key, when the section's band can never be dug on its grid (rather
-    than after the engine has compiled and the first worker has tried)."""
+    """Fail now, naming the key (and ``also`` what else is at fault), when the section's band
+    can never be dug on its grid (rather than after the engine has compiled and the first
+    worker has tried)."""
     band = bands_for(own, section.box_rows, section.box_cols)[section.tier]
     try:
         check_possible(band, geometry(section.box_rows, section.box_cols), section.minimal)
     except ImpossibleBand as exc:
         defined = f" (defined under [tiers.{band.name}])" if band in own else ""
-        table.fail(key, f"{exc}{defined}")
+        table.fail(key, f"{exc}{defined}" + (f" ({also})" if also else ""))
 
 
 def _section(
@@ -568,9 +575,12 @@ def _syndication(
         box_rows=rows,
         box_cols=cols,
         symmetry=table.read("symmetry"),
+        minimal=table.read("minimal"),
     )
-    for section in spec.sections():
-        _diggable(table, section, own, "tiers")
+    for section in spec.sections():  # the pack's grid may be the fault as much as its tiers
+        _diggable(
+            table, section, own, "tiers", also="the grid of syndication.size, syndication.box"
+        )
     return spec
 
 

@@ -403,6 +403,13 @@ SYNDICATION = Table(
             "of the givens",
             choices=SYMMETRIES,
         ),
+        Key(
+            "minimal",
+            "boolean",
+            "true or false",
+            True,
+            "every given needed for uniqueness (false for singles-level tiers on 16x16 and up)",
+        ),
     ),
 )
 

@@ -398,6 +398,17 @@ def test_a_width_in_points_keeps_its_unit(points: int) -> None:
     assert (width.points, width.unit, str(width)) == (points, "pt", f"{points}pt")
 
 
+def test_an_easy_pack_on_16x16_names_the_grid_and_loads_when_not_minimal() -> None:
+    mapping = valid_mapping()
+    mapping["syndication"].update(size=16, tiers=["easy"])
+    with pytest.raises(RecipeError, match=r"^<recipe>: syndication\.tiers: ") as caught:
+        parse_recipe(mapping)
+    assert "syndication.size" in str(caught.value) and "minimal" in str(caught.value)
+    mapping["syndication"]["minimal"] = False
+    (section,) = parse_recipe(mapping).syndication.sections()
+    assert section.size == 16 and not section.minimal
+
+
 @given(
     text=st.one_of(st.text(max_size=12), st.from_regex(r"-?[0-9.]{1,6}(in|pt|mm|)", fullmatch=True))
 )

@@ -43,7 +43,10 @@ def bombs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     paths = {}
     for name, table in tables.items():
         paths[name] = folder / f"{name}.parquet"
-        pq.write_table(table, paths[name], compression="zstd")
+        # no dictionary nor min/max statistics: computing them over 400 MB took seconds
+        pq.write_table(
+            table, paths[name], compression="zstd", use_dictionary=False, write_statistics=False
+        )
         assert paths[name].stat().st_size < 100_000
     return paths
 

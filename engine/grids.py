@@ -15,6 +15,7 @@ from typing import Literal
 
 import numpy as np
 
+from engine import sat
 from engine.geometry import Box, Geometry, geometry_for
 from engine.solver import workspace
 from engine.text import to_text
@@ -61,9 +62,19 @@ def template_grid(geo: Geometry, rng: np.random.Generator) -> np.ndarray:
 
 
 def search_grids(geo: Geometry, count: int, rng: np.random.Generator) -> np.ndarray:
-    """``count`` random complete grids from the randomised solver, as (count, n, n) values."""
+    """``count`` random complete grids from the randomised solver, as (count, n, n) values. A
+    grid the solver gives up on (``engine.search.fill_batch``) is a SAT solver's, its digits
+    relabelled at random: rare, and the only way some 12x12 Jigsaw layouts get filled."""
     state = int(rng.integers(1, 2**63))
-    return workspace(geo).fill_batch(count, state).reshape(count, geo.n, geo.n)
+    space = workspace(geo)
+    grids = space.fill_batch(count, state)
+    for row in np.flatnonzero(grids[:, 0] == 0).tolist():
+        found = next(sat.solutions(grids[row], space.tables, 1), None)
+        if found is None:
+            raise ValueError(f"no complete grid obeys {geo}")
+        labels = np.random.default_rng([state, row]).permutation(geo.n).astype(np.uint8) + 1
+        grids[row] = labels[found - 1]
+    return grids.reshape(count, geo.n, geo.n)
 
 
 def random_grid_array(

@@ -37,6 +37,7 @@ ALL64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 OUT_OF_BUDGET = -2  # kernel result: the node budget ran out before the count was settled
 FIRST_FILL_BUDGET = 4  # branches per cell a random fill may try before it restarts
+MAX_FILL_TRIES = 20  # restarts, each with half as many branches again (about 3,300 times the first)
 TOUCH_NONE = -1  # _propagate: scan only units of queued cells
 TOUCH_ALL = -2  # _propagate: scan every unit (after eliminations made outside the queue)
 # All-different filtering (a perfect matching per unit) at each fix point when counting: far
@@ -733,12 +734,20 @@ def fill_batch(tables, grids, random_state, first_budget, buffers):
 
     A try that wanders past its node budget restarts with the next random numbers and a budget
     half as large again: restarts tame the heavy tail of randomised backtracking on big grids.
+    A row still unfilled after MAX_FILL_TRIES tries is left blank (some 12x12 Jigsaw layouts
+    defeat every random order): ``engine.grids`` fills it by SAT.
     """
     empty = np.zeros(grids.shape[1], dtype=np.uint8)
     for i in range(grids.shape[0]):
         budget = first_budget
-        while search(empty, tables, 1, grids[i], random_state, budget, buffers) == OUT_OF_BUDGET:
+        filled = False
+        for _ in range(MAX_FILL_TRIES):
+            if search(empty, tables, 1, grids[i], random_state, budget, buffers) != OUT_OF_BUDGET:
+                filled = True
+                break
             budget += budget // 2
+        if not filled:
+            grids[i, :] = 0
 
 
 class Tables(NamedTuple):

@@ -18,7 +18,12 @@ ExplainOrder = Literal["person", "grader"]  # pipeline.explain.ORDERS
 @app.command("explain")
 def explain_command(
     puzzle: Annotated[
-        str | None, typer.Argument(help="Puzzle string (n*n symbols, . or 0 for a blank).")
+        str | None,
+        typer.Argument(
+            help="Puzzle string (n*n symbols, . or 0 for a blank), or a variant puzzle as a "
+            "line of a puzzle file: 'x: <puzzle>', 'jigsaw: <layout> <puzzle>', "
+            "'killer: <cage map> <totals> [<givens>]' (docs/puzzle-files.md).",
+        ),
     ] = None,
     puzzle_id: Annotated[
         str | None,
@@ -53,6 +58,7 @@ def explain_command(
     the steps is the grader's (see --order)."""
     import engine
     from pipeline.explain import explain, find_row, format_text, to_json
+    from pipeline.formats.reader import read_variant_argument
     from pipeline.formats.writers import atomic_path
     from pipeline.prepare import EXPLAIN, prepare_engine
     from pipeline.store import read_rows
@@ -71,6 +77,12 @@ def explain_command(
             row = find_row(read_rows(source), puzzle_id)
             puzzle, box = str(row["givens"]), row_geometry(row)  # with the row's variant
         assert puzzle is not None
+        try:
+            tagged = read_variant_argument(puzzle, box if isinstance(box, str) else None)
+        except ValueError as exc:  # the line's fault, as `pipeline grade` reports it
+            fail(f"PUZZLE: {exc}")
+        if tagged is not None:
+            puzzle, box = tagged
         engine.parse(puzzle, box)  # bad text fails here, before any kernel compiles
         prepare_engine(EXPLAIN)
         explained = explain(puzzle, box, order)

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from engine.geometry import CLASSIC, box_shape, variant_name
+from engine.geometry import CLASSIC, Geometry, box_shape, geometry, variant_name
 from pipeline.formats import detect
 from pipeline.formats.blocks import read_grids
-from pipeline.formats.lines import read_lines
+from pipeline.formats.lines import SOLO_KILLER, read_lines
 from pipeline.formats.rows import Candidate, FormatError, InputRow
 from pipeline.formats.sources import (
     SNIFF_BYTES,
@@ -44,6 +44,7 @@ from pipeline.formats.tables import (
     read_parquet,
     text_column,
 )
+from pipeline.formats.tags import split_tag
 from pipeline.formats.validate import validate
 from pipeline.variants import is_jigsaw
 
@@ -219,3 +220,17 @@ def read_puzzles(
     rules = (shape, default_variant(variant))
     plans = plan_sources(sources, detect.check_format(fmt), column)
     return _rechunk(_rows(plans, column, rules, chunk_size, meter), chunk_size)
+
+
+def read_variant_argument(text: str, box: str | None = None) -> tuple[str, Geometry] | None:
+    """A puzzle given on the command line as one line of a puzzle file that names its variant
+    (``x: <puzzle>``, ``jigsaw: <layout> <puzzle>``, ``killer: <cage map> <totals>``, Solo's
+    ``3x3k:...``): its givens and geometry, read as a file's line is; None for a plain puzzle
+    string, which the engine reads. ValueError with the line's fault."""
+    line = text.strip()
+    if split_tag(line)[0] is None and not SOLO_KILLER.match(line):
+        return None
+    (row,) = validate("argument", list(read_lines([(1, line, 0)])), box)
+    if not row.ok or row.puzzle is None or row.box is None:
+        raise ValueError(row.reason or "not a puzzle")
+    return row.puzzle, geometry(*row.box, row.variant or CLASSIC, row.regions, row.cages)

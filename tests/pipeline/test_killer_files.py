@@ -5,6 +5,7 @@ and cage, ``pipeline grade`` writing ``variant`` and ``cages``, and ``verify``, 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pdfplumber
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 import engine
 from engine.cages import Cage, cage_name, sum_range
 from engine.geometry import Geometry, geometry
+from engine.killer import dig_killer
 from pipeline.formats import read_puzzles
 from pipeline.formats.killer import cage_map, puzzle_line
 from pipeline.formats.writers import write_rows
@@ -31,6 +33,7 @@ CAGES = sample_cages(SOLUTION, geometry(3, 3), seed=4)
 KILLER = geometry(3, 3, "killer", None, CAGES)
 MAP, TOTALS = cage_map(CAGES, 9)
 LINE = puzzle_line(UNIQUE, KILLER)
+TOTAL = re.compile(r"/\d+/")  # a total inside a line's totals
 
 
 def read(path: Path) -> list:
@@ -195,3 +198,16 @@ def test_files_without_a_cages_column_read_as_null(tmp_path: Path) -> None:
     (row,) = read_puzzle_rows(old).rows
     assert row["cages"] is None and row["variant"] == "classic"
     assert invoke("verify", old).code == 0
+
+
+def test_explain_reads_a_killer_line_given_as_the_puzzle() -> None:
+    made = dig_killer(engine.random_grid(seed=5), "medium", seed=5)
+    line = puzzle_line(made.puzzle, made.geometry)
+    code, stdout, stderr = invoke("explain", line)
+    assert code == 0, stderr
+    assert "9x9 killer, 0 clues" in stdout and "The cage of" in stdout
+    for row, col, digit in re.findall(r"\br(\d)c(\d)=(\d)", stdout):  # every placement is right
+        assert made.solution[(int(row) - 1) * 9 + int(col) - 1] == digit
+    bad = line.replace(TOTAL.search(line)[0], "/50/", 1)  # a cage no digits can add up to
+    code, _, stderr = invoke("explain", bad)
+    assert code == 2 and "PUZZLE: " in stderr and "the cage of 50" in stderr, stderr

@@ -119,6 +119,7 @@ LARGE_GRID = 16  # from this size the default tiers are singles-level (see tiers
 # a variant's bands up to this score (medium, hard) take the graded walk: fresh digs of a
 # 9x9 Jigsaw+X or 12x12 Jigsaw missed them in 60 s; expert's fresh digs land (about 8x the walk)
 WALK_TOP = 6.0
+CAPPED_VARIANT_SIZE = 12  # variant grids from this size are capped as large ones
 LARGE_NODE_CAP = 64  # branches per uniqueness count per grid side on grids larger than 16x16
 SINGLES_ONLY = "hidden_single"  # the hardest technique the singles test accounts for
 POINTING = RATINGS["locked_pointing"]  # the first rating beyond singles-level bands
@@ -466,8 +467,12 @@ class _Digger:
         self.walk = Walk(self.floor, self.singles, minimal, self.beyond_singles)
         self.batch = max(1, FRESH_BATCH_CELLS // self.geo.ncells)  # fresh digs per call at most
         self.dug = 0  # candidates dug so far
-        # big non-minimal digs keep a clue whose removal is slow to prove (minimal ones cannot)
-        capped = self.geo.n > LARGE_GRID and not minimal
+        # big non-minimal digs keep a clue whose removal is slow to prove (minimal ones cannot);
+        # so do 12x12 Jigsaws, where one count in a few hundred ran for minutes
+        big = self.geo.n > LARGE_GRID or (
+            self.geo.n >= CAPPED_VARIANT_SIZE and not self.geo.classic
+        )
+        capped = big and not minimal
         self.max_nodes = LARGE_NODE_CAP * self.geo.n if capped else UNLIMITED
         self.provers = Provers(self.tables, self.singles_tables, self.counters, self.max_nodes)
         self.walking = (

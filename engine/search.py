@@ -37,7 +37,7 @@ ALL64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 OUT_OF_BUDGET = -2  # kernel result: the node budget ran out before the count was settled
 FIRST_FILL_BUDGET = 4  # branches per cell a random fill may try before it restarts
-MAX_FILL_TRIES = 20  # restarts, each with half as many branches again (about 3,300 times the first)
+MAX_FILL_TRIES = 12  # restarts, each with half as many branches again (about 390 times the first)
 TOUCH_NONE = -1  # _propagate: scan only units of queued cells
 TOUCH_ALL = -2  # _propagate: scan every unit (after eliminations made outside the queue)
 # All-different filtering (a perfect matching per unit) at each fix point when counting: far

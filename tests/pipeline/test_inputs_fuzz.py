@@ -35,7 +35,7 @@ def _remove_the_scratch_folder():
 
 
 FUZZ = settings(
-    max_examples=1_200, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    max_examples=800, deadline=None, database=None, suppress_health_check=list(HealthCheck)
 )
 
 

@@ -12,7 +12,8 @@ least one); a cell takes one value and peers never share one (at most one, pairw
 cage (its cells are peers) gets a selector per digit set its total allows that holds the cage's
 givens: one selector holds, and a selected set's other digits each take a place in the cage's
 open cells, while digits outside it take none. Counting goes on past a solution by blocking it:
-a clause that not all of its placements hold again.
+a clause that not all of its placements hold again. A Killer dig asks its hundreds of layouts of
+one incremental solver instead (:class:`OtherSolution`).
 """
 
 from __future__ import annotations

@@ -251,10 +251,12 @@ class _Candidate:
     puzzle: np.ndarray
     rating: Rating | None = None
     distance: float = math.inf
+    geometry: Geometry | None = None  # the Killer's, once graded
 
 
 class _KillerDigger:
-    """One dig's state: the grid, its counter tables and buffers, the band, the random stream."""
+    """One dig's state: the grid, its SAT solver for second solutions, the band, the random
+    stream."""
 
     def __init__(
         self, grid: Grid, band: Tier, mapping: dict[str, Tier], rng: np.random.Generator
@@ -306,7 +308,7 @@ class _KillerDigger:
         raise DigFailed(self.failure(closest))
 
     def fresh(self) -> _Candidate | None:
-        """A new layout made unique by merges, or None when no merge can make it unique."""
+        """A new layout made unique by splits, or None when no split can make it unique."""
         layout = _Layout.grown(self.solution, self.base.n, self.rng, self.mix)
         puzzle = np.zeros_like(self.solution)
         return _Candidate(layout, puzzle) if self.make_unique(layout, puzzle) else None
@@ -361,8 +363,9 @@ class _KillerDigger:
         return False
 
     def hand_over(self, layout: _Layout, differ: np.ndarray) -> bool:
-        """When no cage can merge: move a cell where the solutions differ into a neighbouring
-        cage that lacks its digit, if its own cage stays connected; False when none can."""
+        """When no big cage can split: move a cell where the solutions differ into a
+        neighbouring cage that lacks its digit, if its own cage stays connected; False when none
+        can."""
         for cell in self.rng.permutation(differ).tolist():
             a = int(layout.owner[cell])
             rest = [c for c in layout.members[a] if c != cell]
@@ -385,6 +388,7 @@ class _KillerDigger:
 
     def rate(self, candidate: _Candidate) -> None:
         geo = killer_geometry(self.base, _cages(candidate.layout, self.solution))
+        candidate.geometry = geo
         top = self.band.score[1] if self.band.score else math.inf
         grid = Grid(geo, candidate.puzzle.copy())
         candidate.rating = rate_within(grid, top, self.mapping, unique_solution=self.solution)
@@ -395,13 +399,13 @@ class _KillerDigger:
 
     def accept(self, candidate: _Candidate) -> bool:
         """The final check, on the Killer geometry: one solution, the grid's."""
-        geo = killer_geometry(self.base, _cages(candidate.layout, self.solution))
-        count, found = count_grid(Grid(geo, candidate.puzzle), 2)
+        assert candidate.geometry is not None, "graded first"
+        count, found = count_grid(Grid(candidate.geometry, candidate.puzzle), 2)
         return count == 1 and np.array_equal(found, self.solution)
 
     def result(self, candidate: _Candidate) -> KillerResult:
-        assert candidate.rating is not None
-        geo = killer_geometry(self.base, _cages(candidate.layout, self.solution))
+        assert candidate.rating is not None and candidate.geometry is not None
+        geo = candidate.geometry
         return KillerResult(
             puzzle=to_text(geo, candidate.puzzle),
             solution=to_text(geo, self.solution),

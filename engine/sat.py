@@ -177,28 +177,38 @@ def cage_clauses(
         for v in values[cells][values[cells] > 0].tolist():
             given |= 1 << (v - 1)
         open_cells = cells[values[cells] == 0]
-        chosen = []
-        for mask in sets[starts[k] : starts[k + 1]].tolist():
-            if mask & given != given:
-                continue
-            if not open_cells.size:
-                if mask == given:
-                    break  # the givens fill the cage and make its total
-                continue
-            chosen.append(selector)
-            for digit in range(var.shape[1]):
-                places = var[open_cells, digit]
-                places = places[places > 0].tolist()
-                if mask >> digit & 1 and not given >> digit & 1:
-                    clauses.append([-selector, *places])
-                elif not mask >> digit & 1:
-                    clauses += [[-selector, -p] for p in places]
-            selector += 1
-        else:
-            if not chosen:
-                return None
-            clauses.append(chosen)
+        masks = [mask for mask in sets[starts[k] : starts[k + 1]].tolist() if mask & given == given]
+        if not open_cells.size:
+            if given not in masks:
+                return None  # the givens fill the cage but miss its total
+            continue
+        sums, chosen = digit_set_clauses(var[open_cells], masks, given, selector)
+        if not chosen:
+            return None
+        clauses += sums
+        clauses.append(chosen)
+        selector += len(chosen)
     return clauses
+
+
+def digit_set_clauses(
+    places: np.ndarray, masks: Sequence[int], given: int, first: int
+) -> tuple[list[list[int]], list[int]]:
+    """A cage's digit sets ``masks`` over its open cells (``places``: their variable per digit,
+    0 for none): one selector each, numbered from ``first``, and clauses that a selected set's
+    digits not among the cage's givens ``given`` each take a place, and that digits outside it
+    take none. Returns the clauses and the selectors (one of which must hold)."""
+    clauses: list[list[int]] = []
+    selectors = list(range(first, first + len(masks)))
+    for selector, mask in zip(selectors, masks, strict=True):
+        for digit in range(places.shape[1]):
+            column = places[:, digit]
+            column = column[column > 0].tolist()
+            if mask >> digit & 1 and not given >> digit & 1:
+                clauses.append([-selector, *column])
+            elif not mask >> digit & 1:
+                clauses += [[-selector, -p] for p in column]
+    return clauses, selectors
 
 
 class OtherSolution:
@@ -257,16 +267,9 @@ class OtherSolution:
         place in the cage, the others none (so no digit twice), and no two cells share a digit
         (said again pairwise, for propagation)."""
         places = self.var[list(cells)]  # (cell, digit) variables
-        selectors = []
-        clauses: list[list[int]] = []
-        for mask in combinations(len(cells), total, self.n):
-            selector = self._new_var()
-            selectors.append(selector)
-            for digit in range(self.n):
-                if mask >> digit & 1:
-                    clauses.append([-selector, *places[:, digit].tolist()])
-                else:
-                    clauses += [[-selector, -int(p)] for p in places[:, digit]]
+        masks = combinations(len(cells), total, self.n)
+        clauses, selectors = digit_set_clauses(places, masks, 0, self.next_var)
+        self.next_var += len(selectors)
         clauses.append([-active, *selectors])
         for i, a in enumerate(cells):
             for j in range(i + 1, len(cells)):

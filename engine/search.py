@@ -18,12 +18,11 @@ error, not a wrong answer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from engine.cages import Cage, combinations
+from engine.cages import combinations
 from engine.geometry import Geometry
 from engine.jit import kernel
 
@@ -798,20 +797,16 @@ class Cages(NamedTuple):
 
 
 def cage_tables(geo: Geometry) -> Cages | None:
-    """The counter's cage tables (see :class:`Tables`): None for a grid without cages."""
-    return cage_arrays(geo.cages, geo.n) if geo.cages else None
-
-
-def cage_arrays(cages: Sequence[Cage], n: int) -> Cages:
-    """:class:`Cages` for checked cages on an n x n grid (read-only, as a geometry's tables,
-    so every Killer compiles to one kernel type): the digger tries layouts with them on the
-    grid's own tables, without a geometry per layout."""
-    sets = [combinations(len(cage.cells), cage.total, n) for cage in cages]
+    """The counter's cage tables (see :class:`Tables`): None for a grid without cages; read-only,
+    as a geometry's tables, so every Killer compiles to one kernel type."""
+    if not geo.cages:
+        return None
+    sets = [combinations(len(cage.cells), cage.total, geo.n) for cage in geo.cages]
     starts = np.zeros(len(sets) + 1, dtype=np.int32)
     starts[1:] = np.cumsum([len(s) for s in sets])
     flat = np.array([mask for s in sets for mask in s], dtype=np.uint64)
-    cells = np.full((len(cages), max(len(cage.cells) for cage in cages)), -1, dtype=np.int32)
-    for k, cage in enumerate(cages):
+    cells = np.full((len(sets), max(len(cage.cells) for cage in geo.cages)), -1, dtype=np.int32)
+    for k, cage in enumerate(geo.cages):
         cells[k, : len(cage.cells)] = cage.cells
     for array in (cells, starts, flat):
         array.setflags(write=False)

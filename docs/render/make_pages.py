@@ -21,7 +21,7 @@ from pathlib import Path
 import pypdfium2
 
 from pipeline.recipe import load_recipe, parse_recipe, with_overrides
-from pipeline.render import CoverOptions, PrintOptions, render_book, render_cover
+from pipeline.render import Book, CoverOptions, PrintOptions, render_book, render_cover
 from pipeline.render.hints import HINTS_HEADING, WORKED_HEADING
 from pipeline.render.sample import SampleSection, sample_book
 from pipeline.run import REPORT_HTML_FILE, run_book
@@ -206,16 +206,20 @@ def _page_texts(pdf: Path) -> list[str]:
     return [page.strip() for page in pages.stdout.split("\f")]
 
 
+def _titled_sample(sections: list[tuple[str, SampleSection]], seed: int, title: str) -> Book:
+    """A sample book of (section title, SampleSection) pairs, each section under its title."""
+    book = sample_book([spec for _, spec in sections], seed=seed, title=title)
+    titled = [
+        dataclasses.replace(section, title=name)
+        for section, (name, _) in zip(book.sections, sections, strict=True)
+    ]
+    return dataclasses.replace(book, sections=titled)
+
+
 def variants(folder: Path) -> None:
     """A page of each variant, an answers page, the how-to-play page stating each variant's
     rule once, and the 6x6 Jigsaw again with its regions tinted."""
-    book = sample_book([spec for _, spec in VARIANT_SECTIONS], seed=11, title="Variant Sudoku")
-    titles = [title for title, _ in VARIANT_SECTIONS]
-    sections = [
-        dataclasses.replace(section, title=title)
-        for section, title in zip(book.sections, titles, strict=True)
-    ]
-    book = dataclasses.replace(book, sections=sections)
+    book = _titled_sample(VARIANT_SECTIONS, seed=11, title="Variant Sudoku")
     pdf = folder / "variants.pdf"
     result = render_book(book, pdf, PrintOptions())
     first_pages = dict(result.contents) | {"rules": 2}
@@ -229,12 +233,7 @@ def variants(folder: Path) -> None:
 def killer(folder: Path) -> None:
     """Killer pages on a 6x9 trim (puzzles, answers with faint cages, the rules page) and a
     large-print page on letter."""
-    book = sample_book([spec for _, spec in KILLER_SECTIONS], seed=5, title="Killer Sudoku")
-    sections = [
-        dataclasses.replace(section, title=title)
-        for section, (title, _) in zip(book.sections, KILLER_SECTIONS, strict=True)
-    ]
-    book = dataclasses.replace(book, sections=sections)
+    book = _titled_sample(KILLER_SECTIONS, seed=5, title="Killer Sudoku")
     pdf = folder / "killer.pdf"
     result = render_book(book, pdf, PrintOptions(trim="6x9"))
     first_pages = dict(result.contents) | {"rules": 2}

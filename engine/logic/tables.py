@@ -43,11 +43,11 @@ def tables(geo: Geometry) -> Tables:
         cross=np.concatenate([inter, cross]) if len(cross) else inter,
         cross_masks=np.concatenate([inter_masks, cross_masks]) if len(cross) else inter_masks,
         peer_bits=peer_bits,
-        **cage_tables(geo),
+        **_cage_fields(geo),
     )
 
 
-def cage_tables(geo: Geometry) -> dict[str, np.ndarray]:
+def _cage_fields(geo: Geometry) -> dict[str, np.ndarray]:
     """The Killer fields of :class:`Tables` (``engine.logic.killer`` builds the sum groups)."""
     n = geo.n
     killer = len(geo.cages or ()) > 0

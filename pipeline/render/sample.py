@@ -16,10 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 
 import engine
-from engine.cages import Cage, checked_cages
-from engine.geometry import CLASSIC, Geometry, geometry_for, variant_name, variant_parts
+from engine.cages import Cage
+from engine.geometry import CLASSIC, Geometry, geometry_for, variant_name
+from engine.killer import random_cages
 from engine.layouts import random_layout
 from pipeline.render.book import Book, BookPuzzle, Section
+from pipeline.variants import is_jigsaw, is_killer, without_cages
 
 SAMPLE_BLANKS = 0.55  # fraction of cells blanked
 SAMPLE_CAGE_LARGEST = 5  # a sample Killer's cages have 1 to this many cells
@@ -42,47 +44,17 @@ class SampleSection:
 def sample_geometry(size: int, variant: str, seed: int) -> Geometry:
     """The grid of a sample puzzle, without a Killer's cages (they need its solution): a
     Jigsaw gets a random layout of its own."""
-    parts = variant_parts(variant_name(variant))
-    plain = "+".join(part for part in parts if part != "killer") or CLASSIC
-    if "jigsaw" in parts:
+    plain = without_cages(variant_name(variant))
+    if is_jigsaw(plain):
         return random_layout(size, seed=seed, variant=plain)
     return geometry_for(size).with_variant(plain)
 
 
 def sample_cages(solution: str, geo: Geometry, seed: int) -> tuple[Cage, ...]:
-    """Random cages over a full grid: each grown from the first cell no cage holds yet, through
-    neighbours whose symbols it lacks, to a size drawn from 1 to SAMPLE_CAGE_LARGEST."""
-    rng = np.random.default_rng([seed, geo.n, 1])
-    n, owner = geo.n, [-1] * geo.ncells
-    cages = []
-    for start in range(geo.ncells):
-        if owner[start] >= 0:
-            continue
-        cells, wanted = [start], int(rng.integers(1, SAMPLE_CAGE_LARGEST + 1))
-        owner[start] = len(cages)
-        while len(cells) < wanted:
-            held = {solution[c] for c in cells}
-            free = sorted(
-                {
-                    next_cell
-                    for c in cells
-                    for next_cell in _neighbours(c, n)
-                    if owner[next_cell] < 0 and solution[next_cell] not in held
-                }
-            )
-            if not free:
-                break
-            cells.append(free[int(rng.integers(len(free)))])
-            owner[cells[-1]] = len(cages)
-        total = sum(geo.symbols.index(solution[c]) + 1 for c in cells)
-        cages.append((total, cells))
-    return checked_cages(cages, n)
-
-
-def _neighbours(cell: int, n: int) -> list[int]:
-    row, col = divmod(cell, n)
-    steps = ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
-    return [r * n + c for r, c in steps if 0 <= r < n and 0 <= c < n]
+    """Random cages over a full grid (``engine.killer.random_cages``), of 1 to
+    SAMPLE_CAGE_LARGEST cells each, sizes drawn alike."""
+    sizes = dict.fromkeys(range(1, SAMPLE_CAGE_LARGEST + 1), 1.0)
+    return random_cages(solution, seed=[seed, geo.n, 1], box=geo, sizes=sizes)
 
 
 def sample_puzzle(size: int, seed: int, tier: str = "easy", variant: str = CLASSIC) -> BookPuzzle:
@@ -92,7 +64,7 @@ def sample_puzzle(size: int, seed: int, tier: str = "easy", variant: str = CLASS
         solution = engine.random_grid(size, seed=seed, method="template")
     else:
         solution = engine.random_grid(seed=seed, box=geo)
-    if "killer" in variant_parts(variant_name(variant)):
+    if is_killer(variant_name(variant)):
         geo = geo.with_variant(variant, geo.regions, sample_cages(solution, geo, seed))
     rng = np.random.default_rng([seed, size])
     blank = rng.random(geo.ncells) < (1.0 if geo.cages else SAMPLE_BLANKS)

@@ -216,32 +216,33 @@ def _titled_sample(sections: list[tuple[str, SampleSection]], seed: int, title: 
     return dataclasses.replace(book, sections=titled)
 
 
+def _book_pages(book: Book, pdf: Path, options: PrintOptions, images: dict[str, str]) -> None:
+    """Print ``book`` to ``pdf`` and save, for each image name, the first page under its
+    heading (``rules``: page 2, how to play)."""
+    result = render_book(book, pdf, options)
+    first_pages = dict(result.contents) | {"rules": 2}
+    for name, heading in images.items():
+        page_png(pdf, first_pages[heading], name)
+
+
 def variants(folder: Path) -> None:
     """A page of each variant, an answers page, the how-to-play page stating each variant's
     rule once, and the 6x6 Jigsaw again with its regions tinted."""
     book = _titled_sample(VARIANT_SECTIONS, seed=11, title="Variant Sudoku")
-    pdf = folder / "variants.pdf"
-    result = render_book(book, pdf, PrintOptions())
-    first_pages = dict(result.contents) | {"rules": 2}
-    for name, heading in {"variant-rules.png": "rules", **VARIANT_IMAGES}.items():
-        page_png(pdf, first_pages[heading], name)
-    tinted = folder / "tinted.pdf"
-    result = render_book(book, tinted, PrintOptions(region_tint=True))
-    page_png(tinted, dict(result.contents)["Kids' Jigsaw"], "variant-jigsaw-tinted.png")
+    images = {"variant-rules.png": "rules", **VARIANT_IMAGES}
+    _book_pages(book, folder / "variants.pdf", PrintOptions(), images)
+    tinted = {"variant-jigsaw-tinted.png": "Kids' Jigsaw"}
+    _book_pages(book, folder / "tinted.pdf", PrintOptions(region_tint=True), tinted)
 
 
 def killer(folder: Path) -> None:
     """Killer pages on a 6x9 trim (puzzles, answers with faint cages, the rules page) and a
     large-print page on letter."""
     book = _titled_sample(KILLER_SECTIONS, seed=5, title="Killer Sudoku")
-    pdf = folder / "killer.pdf"
-    result = render_book(book, pdf, PrintOptions(trim="6x9"))
-    first_pages = dict(result.contents) | {"rules": 2}
-    for name, heading in {"killer-rules.png": "rules", **KILLER_IMAGES}.items():
-        page_png(pdf, first_pages[heading], name)
-    large = folder / "killer-large.pdf"
-    result = render_book(book, large, PrintOptions(large_print=True))
-    page_png(large, dict(result.contents)["Killer"], "killer-large-print.png")
+    images = {"killer-rules.png": "rules", **KILLER_IMAGES}
+    _book_pages(book, folder / "killer.pdf", PrintOptions(trim="6x9"), images)
+    large = {"killer-large-print.png": "Killer"}
+    _book_pages(book, folder / "killer-large.pdf", PrintOptions(large_print=True), large)
 
 
 PARTS = {

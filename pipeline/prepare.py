@@ -43,7 +43,9 @@ CORE = ("grader core",)
 VERIFY = ("counter",)
 #: What a Killer section or file adds: the kernels typed for cages.
 KILLER = ("killer",)
-ALL_FAMILIES = (*RUN, *WORDED, *KILLER)
+#: What ``pipeline prepare`` compiles: every family a command can reach (the core pass loop too,
+#: which grading uses before the whole grader is ready).
+ALL_FAMILIES = (*RUN, *CORE, *WORDED, *KILLER)
 NOTICE = "preparing the engine for this machine, once"
 #: The order this process compiles families in: the counter first, which the grader, the grids
 #: and the digger call, the grader before the digger, which calls it; helpers start from the end.

@@ -28,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from engine.jit import kernel
+from engine.logic.killer import must_hold
 from engine.logic.state import (
     AIC,
     ALS_CHAIN,
@@ -91,10 +92,13 @@ def chain_links(cand, placed, pos, T, tech, pair, node_cell, node_digit, node_of
     digit mask, U0 for none) keeps the strong links inside cells that hold exactly it."""
     units, cell_units, unit_pos = T.units, T.cell_units, T.unit_pos
     n = units.shape[1]
+    must = cage_musts(cand, placed, T)
     for x in range(node_cell.shape[0]):
         cell, digit = node_cell[x], node_digit[x]
         b = bit(digit)
-        for k in range(3):  # the digit's other cells in the cell's units: from the layers
+        if must.shape[0]:  # a Killer
+            _cage_links(cand, placed, T, must, x, cell, digit, node_of, weak, strong, tech)
+        for k in range(cell_units.shape[1]):  # the digit's other cells in the cell's units
             u = cell_units[cell, k]
             layer = pos[digit, u] & ~bit(unit_pos[cell, k])
             while layer:
@@ -111,7 +115,7 @@ def chain_links(cand, placed, pos, T, tech, pair, node_cell, node_digit, node_of
         if tech != X_CHAIN and popcount(m) == 1 and (pair == U0 or cand[cell] == pair):
             set_bit(strong, x, node_of[cell * n + bit_index(m)])
         if tech != XY_CHAIN:
-            for k in range(3):
+            for k in range(cell_units.shape[1]):
                 u = cell_units[cell, k]
                 layer = pos[digit, u]
                 if popcount(layer) == 2:
@@ -121,6 +125,52 @@ def chain_links(cand, placed, pos, T, tech, pair, node_cell, node_digit, node_of
                         c2 = units[u, bit_index(low)]
                         if c2 != cell:
                             set_bit(strong, x, node_of[c2 * n + digit])
+
+
+@kernel
+def cage_musts(cand, placed, T):
+    """Per Killer cage, the digits it must still place (``must_hold``); empty on other grids."""
+    must = np.zeros(T.cage_total.shape[0], dtype=np.uint64)
+    cells = np.empty(max(T.cage_cells.shape[1], 1), dtype=np.int64)
+    for c in range(must.shape[0]):
+        _, must[c] = must_hold(cand, placed, T, c, cells)
+    return must
+
+
+@kernel
+def _two_in_cage(cand, placed, T, c, digit):
+    """The two open cells of cage ``c`` that hold ``digit``, or (-1, -1) when it has more or
+    fewer."""
+    found = np.full(2, -1, dtype=np.int64)
+    count = 0
+    for i in range(T.cage_cells.shape[1]):
+        cell = T.cage_cells[c, i]
+        if cell < 0:
+            break
+        if placed[cell] == 0 and cand[cell] & bit(digit):
+            if count == 2:
+                return -1, -1
+            found[count] = cell
+            count += 1
+    return (found[0], found[1]) if count == 2 else (-1, -1)
+
+
+@kernel
+def _cage_links(cand, placed, T, must, x, cell, digit, node_of, weak, strong, tech):
+    """Candidate x's links through its Killer cage: weak to the digit in the cage mates, and
+    strong to its one other place in the cage when the cage must hold the digit."""
+    n = T.units.shape[1]
+    c = T.cage_of[cell]
+    for i in range(T.cage_cells.shape[1]):
+        mate = T.cage_cells[c, i]
+        if mate < 0:
+            break
+        if mate != cell and placed[mate] == 0 and cand[mate] & bit(digit):
+            set_bit(weak, x, node_of[mate * n + digit])
+    if tech != XY_CHAIN and must[c] & bit(digit):
+        a, b = _two_in_cage(cand, placed, T, c, digit)
+        if b >= 0:
+            set_bit(strong, x, node_of[(b if a == cell else a) * n + digit])
 
 
 @kernel
@@ -159,7 +209,7 @@ def find_chains(cand, placed, pos, T, rec, tech, max_level):
     X-chains never leave their digit, so they are searched one digit at a time (small sets).
     """
     if tech == X_CHAIN:
-        _x_chains(cand, pos, T, rec, max_level)
+        _x_chains(cand, placed, pos, T, rec, max_level)
     else:
         _search(cand, placed, pos, T, rec, tech, max_level, U0)
 
@@ -184,12 +234,13 @@ def find_remote_pairs(cand, placed, pos, T, rec):
 
 
 @kernel
-def _x_chains(cand, pos, T, rec, max_level):
+def _x_chains(cand, placed, pos, T, rec, max_level):
     """The X-chain search, digit by digit, on the digit's cells.
 
     A candidate is its cell here (bitsets over the cells, as ``peer_bits``): the weak links of
     a cell are its peers that hold the digit, one AND per word, and its strong links come from
-    the units where the digit has two cells, with no table from candidates to nodes to build.
+    the units where the digit has two cells (and a Killer's cages that must hold it there), with
+    no table from candidates to nodes to build.
     Nodes come in cell order, as in :func:`_search`, so the chains found and their order are the
     same.
     """
@@ -207,6 +258,7 @@ def _x_chains(cand, pos, T, rec, max_level):
     no_groups = np.zeros((1, 1), dtype=np.uint64)
     no_sets = np.zeros(0, dtype=np.int64)
     graph = ChainGraph(weak, strong, linked, step, node_cell, node_digit, no_groups, no_sets)
+    must = cage_musts(cand, placed, T)
     for d in range(n):
         digit_cells(pos, units, d, holders)
         for j in range(words):
@@ -228,6 +280,14 @@ def _x_chains(cand, pos, T, rec, max_level):
                 set_bit(strong, b, a)
                 linked[a >> 6] |= bit(a & 63)
                 linked[b >> 6] |= bit(b & 63)
+        for c in range(must.shape[0]):  # none but on a Killer
+            if must[c] & bit(d):
+                a, b = _two_in_cage(cand, placed, T, c, d)
+                if b >= 0:
+                    set_bit(strong, a, b)
+                    set_bit(strong, b, a)
+                    linked[a >> 6] |= bit(a & 63)
+                    linked[b >> 6] |= bit(b & 63)
         node_digit[:] = d
         _steps(weak, strong, linked, step)
         _refute(rec, cand, X_CHAIN, holders, graph, levels, reached, max_level)

@@ -70,18 +70,18 @@ def find_colouring(cand, placed, pos, T, rec):
                             size += 1
             if size < 3:
                 continue  # one strong link alone is a locked-candidates or fish matter
-            _wrap(cand, rec, cluster, size, colour, cell_units, d)
-            _trap(cand, placed, rec, cluster, size, colour, owner, cell_units, d)
+            _wrap(cand, rec, cluster, size, colour, T.peer_bits, d)
+            _trap(cand, placed, rec, cluster, size, colour, owner, T.peer_bits, d)
 
 
 @kernel
-def _wrap(cand, rec, cluster, size, colour, cell_units, digit):
+def _wrap(cand, rec, cluster, size, colour, peer_bits, digit):
     for c in range(2):
         clash = False
         for i in range(size):
             for j in range(i + 1, size):
                 a, b = cluster[i], cluster[j]
-                if colour[a] == c and colour[b] == c and sees(a, b, cell_units):
+                if colour[a] == c and colour[b] == c and sees(a, b, peer_bits):
                     clash = True
         if clash:
             start = mark(rec)
@@ -93,7 +93,7 @@ def _wrap(cand, rec, cluster, size, colour, cell_units, digit):
 
 
 @kernel
-def _trap(cand, placed, rec, cluster, size, colour, owner, cell_units, digit):
+def _trap(cand, placed, rec, cluster, size, colour, owner, peer_bits, digit):
     b = bit(digit)
     start = mark(rec)
     for i in range(size):
@@ -103,7 +103,7 @@ def _trap(cand, placed, rec, cluster, size, colour, owner, cell_units, digit):
             continue
         seen = 0
         for i in range(size):
-            if sees(cell, cluster[i], cell_units):
+            if sees(cell, cluster[i], peer_bits):
                 seen |= 1 << colour[cluster[i]]
         if seen == 3:
             eliminate(rec, cand, cell, digit)

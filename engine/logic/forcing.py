@@ -1,6 +1,7 @@
 """Trial and error, one level deep: a candidate whose placement leads, by singles alone, to a
 contradiction (a cell with no candidate, a digit with no place in a unit, or a digit twice in a
-unit) is false.
+unit) is false. On a Killer the last open cell of a cage is a single too (its value is what the
+cage's total leaves), and a cage whose cells cannot make its total is a contradiction.
 
 This is the rung beyond the ladder: it keeps the solve deterministic and its iteration count
 meaningful where no technique applies. Each refuted candidate is one step; its ``extra`` is the
@@ -117,6 +118,10 @@ def trial(cand, placed, T, cell, digit, scratch, limit):
                     count += 1
                 elif found[c] != d + 1:
                     return -made  # one cell would take two digits
+        if T.cage_total.shape[0]:  # a Killer: its cages' sums
+            count = _cage_singles(cand, placed, T, stamp, mark_cells, found, fresh, count)
+            if count < 0:
+                return -made
         if count == 0 or made + count > limit:
             return made + count
         for i in range(count):
@@ -124,6 +129,39 @@ def trial(cand, placed, T, cell, digit, scratch, limit):
             placed[c] = found[c]
             cand[c] = bit(found[c] - 1)
         made += count
+
+
+@kernel
+def _cage_singles(cand, placed, T, stamp, mark_cells, found, fresh, count):
+    """Add to this round's singles the last open cell of each Killer cage (its value is the
+    cage's total less the digits placed); returns the new count, or -1 on a contradiction (a
+    full cage off its total, or a last cell that cannot take what the total leaves)."""
+    n = T.units.shape[1]
+    for g in range(T.cage_total.shape[0]):
+        rest, last, open_cells = T.cage_total[g], -1, 0
+        for i in range(T.cage_cells.shape[1]):
+            c = T.cage_cells[g, i]
+            if c < 0:
+                break
+            if placed[c]:
+                rest -= placed[c]
+            else:
+                last = c
+                open_cells += 1
+        if open_cells == 0 and rest != 0:
+            return -1
+        if open_cells != 1:
+            continue
+        if not 1 <= rest <= n or cand[last] & bit(rest - 1) == U0:
+            return -1
+        if stamp[1 + last] != mark_cells or found[last] == 0:
+            stamp[1 + last] = mark_cells
+            found[last] = rest
+            fresh[count] = last
+            count += 1
+        elif found[last] != rest:
+            return -1  # one cell would take two digits
+    return count
 
 
 @kernel(inline="always")

@@ -49,6 +49,7 @@ from engine.logic.state import (
     lowest_bit,
     mark,
     popcount,
+    sees,
 )
 
 #: The Killer techniques (ids of ``TECHNIQUES``): they find nothing on a grid without cages.
@@ -171,11 +172,6 @@ def _groups_of(geo: Geometry, units: tuple[int, ...]):
 # ---- kernels ----------------------------------------------------------------------------------
 
 
-@kernel(inline="always")
-def _is_peer(a, b, peer_bits):
-    return (peer_bits[a, b >> 6] >> np.uint64(b & 63)) & np.uint64(1) != U0
-
-
 @kernel
 def _possible_sets(cand, T, cells, size, total):
     """(union, intersection) of the digit sets of ``size`` digits adding up to ``total`` that
@@ -215,6 +211,18 @@ def _cage(T, c, cells):
         cells[size] = cell
         size += 1
     return size
+
+
+@kernel
+def must_hold(cand, placed, T, c, cells):
+    """(size, digits) of cage ``c``, its cells written into ``cells``: the digits every
+    possible set of the cage holds that none of its cells has placed yet."""
+    size = _cage(T, c, cells)
+    _, must = _possible_sets(cand, T, cells, size, T.cage_total[c])
+    for i in range(size):
+        if placed[cells[i]]:
+            must &= ~bit(placed[cells[i]] - 1)
+    return size, must
 
 
 @kernel
@@ -278,7 +286,7 @@ def find_sum_groups(cand, placed, T, rec, tech):
 @kernel
 def _pair(cand, T, rec, cells, signs, rest, n):
     """Two open cells, s0*x + s1*y = rest: each keeps the digits the other can pair up with."""
-    apart = not _is_peer(cells[0], cells[1], T.peer_bits)
+    apart = not sees(cells[0], cells[1], T.peer_bits)
     for i in range(2):
         x, y = cells[i], cells[1 - i]
         m = cand[x]
@@ -299,7 +307,7 @@ def _many(cand, T, rec, cells, signs, m, rest, n):
     for i in range(m):
         distinct = distinct and signs[i] == 1
         for j in range(i):
-            distinct = distinct and _is_peer(cells[i], cells[j], T.peer_bits)
+            distinct = distinct and sees(cells[i], cells[j], T.peer_bits)
     if distinct:
         union, _ = _possible_sets(cand, T, cells, m, rest)
         for i in range(m):
@@ -349,11 +357,7 @@ def find_cage_confined(cand, placed, pos, T, rec):
     units, cell_units = T.units, T.cell_units
     cells = np.empty(max(T.cage_cells.shape[1], 1), dtype=np.int64)
     for c in range(T.cage_total.shape[0]):
-        size = _cage(T, c, cells)
-        _, must = _possible_sets(cand, T, cells, size, T.cage_total[c])
-        for i in range(size):
-            if placed[cells[i]]:
-                must &= ~bit(placed[cells[i]] - 1)
+        size, must = must_hold(cand, placed, T, c, cells)
         while must:
             low = lowest_bit(must)
             must ^= low
@@ -437,10 +441,7 @@ def find_cage_subsets(cand, placed, T, rec, hidden):
         if m < 2:
             continue
         if hidden:
-            _, must = _possible_sets(cand, T, cells, size, T.cage_total[c])
-            for i in range(size):
-                if placed[cells[i]]:
-                    must &= ~bit(placed[cells[i]] - 1)
+            _, must = must_hold(cand, placed, T, c, cells)
             _hidden_in_cage(cand, rec, opened, m, must, c)
         else:
             _naked_in_cage(cand, rec, opened, m, c)

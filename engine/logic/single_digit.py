@@ -93,7 +93,7 @@ def find_turbot(cand, placed, pos, T, rec, tech):
                             seen_by_both |= peer_bits[far1, w] & peer_bits[far2, w] & holders[w]
                         if seen_by_both != U0:
                             pattern = (far1, near1, near2, far2)
-                            _record(rec, cand, placed, peers, cell_units, tech, d, pattern, shared)
+                            _record(rec, cand, placed, peers, peer_bits, tech, d, pattern, shared)
 
 
 @kernel
@@ -106,13 +106,13 @@ def _shared_kind(tech, in_rows):
 
 
 @kernel
-def _record(rec, cand, placed, peers, cell_units, tech, digit, pattern, shared):
+def _record(rec, cand, placed, peers, peer_bits, tech, digit, pattern, shared):
     """One pattern: cells (far1, near1, near2, far2) of links near1-far1 and near2-far2, near
     ends sharing unit kind ``shared``."""
     start = mark(rec)
     for cell in pattern:
         add_proof(rec, cell)
-    eliminate_common(rec, cand, placed, peers, cell_units, pattern[0], pattern[3], digit)
+    eliminate_common(rec, cand, placed, peers, peer_bits, pattern[0], pattern[3], digit)
     commit(rec, start, tech, shared, bit(digit))
 
 

@@ -171,21 +171,10 @@ def bit(index):
 
 
 @kernel
-def sees(a, b, cell_units):
-    """True when two distinct cells share a unit (a row, column, box or a variant's unit)."""
-    if a == b:
-        return False
-    if (
-        cell_units[a, 0] == cell_units[b, 0]
-        or cell_units[a, 1] == cell_units[b, 1]
-        or cell_units[a, 2] == cell_units[b, 2]
-    ):
-        return True
-    for i in range(3, cell_units.shape[1]):  # a variant's units: none on classic grids
-        for j in range(3, cell_units.shape[1]):
-            if cell_units[a, i] == cell_units[b, j]:
-                return True
-    return False
+def sees(a, b, peer_bits):
+    """True when two distinct cells cannot hold the same digit: they share a unit (a row,
+    column, box or a variant's unit) or a Killer cage (``peer_bits`` holds both)."""
+    return (peer_bits[a, b >> 6] >> np.uint64(b & 63)) & np.uint64(1) != U0
 
 
 @kernel
@@ -421,12 +410,12 @@ def full_mask(n: int) -> np.uint64:
 
 
 @kernel
-def eliminate_common(rec, cand, placed, peers, cell_units, x, y, digit):
+def eliminate_common(rec, cand, placed, peers, peer_bits, x, y, digit):
     """Record the elimination of ``digit`` from every open cell that sees both x and y."""
     b = bit(digit)
     for k in range(peers.shape[1]):
         p = peers[x, k]
-        if placed[p] == 0 and cand[p] & b and sees(p, y, cell_units):
+        if placed[p] == 0 and cand[p] & b and sees(p, y, peer_bits):
             add_effect(rec, p, digit, ELIMINATE)
 
 

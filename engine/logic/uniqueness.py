@@ -82,7 +82,8 @@ def find_unique_rectangles(cand, placed, pos, T, rec, tech):
     atomic reference counts, more than the screen, and most pairs fail it.
     """
     units, cell_units = T.units, T.cell_units
-    tables = (units, cell_units, T.unit_pos)  # a call costs per array it takes: one tuple
+    # a call costs per array it takes: one tuple
+    tables = (units, cell_units, T.unit_pos, T.peer_bits)
     n = units.shape[1]
     corners = np.zeros(CORNERS, dtype=np.int64)
     open_cols = np.zeros(n, dtype=np.uint64)  # per row: its open columns
@@ -166,7 +167,7 @@ def _screen(masks, ab):
 def _pair(cand, placed, pos, tables, rec, corners, a, b, floor, extra):
     """The unique-rectangle types on the digit pair {a, b} (bits) of one rectangle, with the
     floor and the roof cells' extra digit that :func:`_screen` found."""
-    units, cell_units, unit_pos = tables
+    units, cell_units, unit_pos, peer_bits = tables
     ab = a | b
     floors = popcount(np.uint64(floor))
     if floors == CORNERS - 1:
@@ -177,7 +178,7 @@ def _pair(cand, placed, pos, tables, rec, corners, a, b, floor, extra):
         commit(rec, start, UNIQUE_RECTANGLE, TYPE_1, ab)
         return
     if extra:
-        _one_extra(cand, placed, cell_units, rec, corners, floor, floors, extra)
+        _one_extra(cand, placed, peer_bits, rec, corners, floor, floors, extra)
     if floors == 2:
         diagonal = floor in (0b1001, 0b0110)
         if diagonal:
@@ -197,7 +198,7 @@ def _pair(cand, placed, pos, tables, rec, corners, a, b, floor, extra):
 
 
 @kernel
-def _one_extra(cand, placed, cell_units, rec, corners, floor, floors, extra):
+def _one_extra(cand, placed, peer_bits, rec, corners, floor, floors, extra):
     """Types 2 and 5: every roof cell holds {a, b} and the same one extra digit ``extra``, so
     it leaves every cell that sees all the roof cells."""
     digit = _index(extra)
@@ -207,7 +208,7 @@ def _one_extra(cand, placed, cell_units, rec, corners, floor, floors, extra):
             continue
         sees_all = True
         for i in range(CORNERS):
-            if not floor >> i & 1 and not sees(cell, corners[i], cell_units):
+            if not floor >> i & 1 and not sees(cell, corners[i], peer_bits):
                 sees_all = False
         if sees_all:
             eliminate(rec, cand, cell, digit)
@@ -278,7 +279,7 @@ def _subset(cand, placed, units, rec, corners, u, roofs, chosen, digits):
 def _hidden(cand, pos, tables, rec, corners):
     """Hidden rectangles on one rectangle: each bivalue corner {a, b} whose diagonal corner
     holds both, where a has no other place in the diagonal corner's row and column."""
-    _, cell_units, unit_pos = tables
+    _, cell_units, unit_pos, _ = tables
     for f in range(CORNERS):
         ab = cand[corners[f]]
         far = corners[3 - f]
@@ -427,7 +428,7 @@ def _avoid(cand, placed, T, rec, corners, x, y):
     held = cand[a] & need_first != U0 and cand[b] == need_second | extra
     if held and popcount(extra) == 1:
         start = _open(rec, corners)
-        eliminate_common(rec, cand, placed, T.peers, T.cell_units, a, b, _index(extra))
+        eliminate_common(rec, cand, placed, T.peers, T.peer_bits, a, b, _index(extra))
         commit(rec, start, AVOIDABLE_RECTANGLE, TYPE_2, extra)
 
 

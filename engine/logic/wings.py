@@ -36,7 +36,7 @@ from engine.logic.state import (
 
 
 @kernel
-def _xy_wings(cand, placed, peers, cell_units, rec, tech):
+def _xy_wings(cand, placed, peers, peer_bits, rec, tech):
     """Every XY-wing (pivot of 2 digits) or XYZ-wing (pivot of 3), pivot by pivot.
 
     Pincer pairs are taken in the order of the pivot's peers (first pincer outer); the peers
@@ -71,7 +71,7 @@ def _xy_wings(cand, placed, peers, cell_units, rec, tech):
                         continue
                 elif (am | bm) != pm:
                     continue
-                _record(cand, placed, peers, cell_units, rec, tech, pivot, a, b)
+                _record(cand, placed, peers, peer_bits, rec, tech, pivot, a, b)
 
 
 @kernel
@@ -83,7 +83,7 @@ def _may_pincer(am, pm, tech):
 
 
 @kernel
-def _record(cand, placed, peers, cell_units, rec, tech, pivot, a, b):
+def _record(cand, placed, peers, peer_bits, rec, tech, pivot, a, b):
     """One XY- or XYZ-wing: pivot and pincers a and b, which share the digit z."""
     z = cand[a] & cand[b]
     start = mark(rec)
@@ -92,12 +92,12 @@ def _record(cand, placed, peers, cell_units, rec, tech, pivot, a, b):
     add_proof(rec, b)
     digit = bit_index(z)
     if tech == XY_WING:
-        eliminate_common(rec, cand, placed, peers, cell_units, a, b, digit)
+        eliminate_common(rec, cand, placed, peers, peer_bits, a, b, digit)
     else:
         # cells that see all three: peers of the pivot that see both pincers
         for k in range(peers.shape[1]):
             p = peers[pivot, k]
-            if placed[p] == 0 and cand[p] & z and sees(p, a, cell_units) and sees(p, b, cell_units):
+            if placed[p] == 0 and cand[p] & z and sees(p, a, peer_bits) and sees(p, b, peer_bits):
                 eliminate(rec, cand, p, digit)
     commit(rec, start, tech, pivot, cand[pivot] | cand[a] | cand[b])
 
@@ -105,7 +105,7 @@ def _record(cand, placed, peers, cell_units, rec, tech, pivot, a, b):
 @kernel
 def _w_wings(cand, placed, pos, T, rec):
     """Every W-wing: pairs of equal bivalue cells joined by a strong link on one digit."""
-    units, peers, cell_units = T.units, T.peers, T.cell_units
+    units, peers, peer_bits = T.units, T.peers, T.peer_bits
     n = units.shape[1]
     ncells = cand.shape[0]
     links = np.zeros((3 * n, 3), dtype=np.int64)
@@ -114,7 +114,7 @@ def _w_wings(cand, placed, pos, T, rec):
         if placed[a] or popcount(am) != 2:
             continue
         for b in range(a + 1, ncells):
-            if placed[b] or cand[b] != am or sees(a, b, cell_units):
+            if placed[b] or cand[b] != am or sees(a, b, peer_bits):
                 continue
             m = am
             while m:
@@ -129,13 +129,13 @@ def _w_wings(cand, placed, pos, T, rec):
                         e2 = links[li, 2 - flip]
                         if e1 in (a, b) or e2 in (a, b):
                             continue
-                        if sees(e1, a, cell_units) and sees(e2, b, cell_units):
+                        if sees(e1, a, peer_bits) and sees(e2, b, peer_bits):
                             start = mark(rec)
                             add_proof(rec, a)
                             add_proof(rec, e1)
                             add_proof(rec, e2)
                             add_proof(rec, b)
-                            eliminate_common(rec, cand, placed, peers, cell_units, a, b, y)
+                            eliminate_common(rec, cand, placed, peers, peer_bits, a, b, y)
                             commit(rec, start, W_WING, links[li, 0], am)
 
 
@@ -161,7 +161,7 @@ def find_wings(cand, placed, pos, T, rec, tech):
     if tech == W_WING:
         _w_wings(cand, placed, pos, T, rec)
     else:
-        _xy_wings(cand, placed, T.peers, T.cell_units, rec, tech)
+        _xy_wings(cand, placed, T.peers, T.peer_bits, rec, tech)
 
 
 @kernel
@@ -169,7 +169,7 @@ def find_wxyz_wings(cand, placed, T, rec):
     """Record every WXYZ-wing, pivot by pivot: wings are the pivot's peers of two to four digits
     that keep the union at four digits at most, taken three at a time in peer order. A set of
     four cells where more than one cell sees the other three is kept for its first such pivot."""
-    peers, cell_units = T.peers, T.cell_units
+    peers, peer_bits = T.peers, T.peer_bits
     four = np.uint64(4)
     wings = np.zeros(peers.shape[1], dtype=np.int64)
     for pivot in range(cand.shape[0]):
@@ -193,23 +193,23 @@ def find_wxyz_wings(cand, placed, T, rec):
                     c = wings[k]
                     if popcount(mb | cand[c]) != four:
                         continue
-                    if _earlier_pivot(pivot, a, b, c, cell_units):
+                    if _earlier_pivot(pivot, a, b, c, peer_bits):
                         continue
-                    _wxyz(cand, placed, peers, cell_units, rec, pivot, a, b, c)
+                    _wxyz(cand, placed, peers, peer_bits, rec, pivot, a, b, c)
 
 
 @kernel
-def _earlier_pivot(pivot, a, b, c, cell_units):
+def _earlier_pivot(pivot, a, b, c, peer_bits):
     """True when a wing before the pivot in cell order sees the other three (it is the pivot)."""
-    if a < pivot and sees(a, b, cell_units) and sees(a, c, cell_units):
+    if a < pivot and sees(a, b, peer_bits) and sees(a, c, peer_bits):
         return True
-    if b < pivot and sees(b, a, cell_units) and sees(b, c, cell_units):
+    if b < pivot and sees(b, a, peer_bits) and sees(b, c, peer_bits):
         return True
-    return c < pivot and sees(c, a, cell_units) and sees(c, b, cell_units)
+    return c < pivot and sees(c, a, peer_bits) and sees(c, b, peer_bits)
 
 
 @kernel
-def _wxyz(cand, placed, peers, cell_units, rec, pivot, a, b, c):
+def _wxyz(cand, placed, peers, peer_bits, rec, pivot, a, b, c):
     """One set of four cells: record its eliminations if all its digits but one are restricted."""
     cells = (pivot, a, b, c)
     digits = cand[pivot] | cand[a] | cand[b] | cand[c]
@@ -221,7 +221,7 @@ def _wxyz(cand, placed, peers, cell_units, rec, pivot, a, b, c):
         for i in range(4):
             for j in range(i + 1, 4):
                 p, q = cells[i], cells[j]
-                if cand[p] & x and cand[q] & x and not sees(p, q, cell_units):
+                if cand[p] & x and cand[q] & x and not sees(p, q, peer_bits):
                     loose |= x
     if popcount(loose) > 1:
         return
@@ -243,7 +243,7 @@ def _wxyz(cand, placed, peers, cell_units, rec, pivot, a, b, c):
                 continue
             seen = True
             for cell in cells:
-                if cand[cell] & x and cell != first and not sees(p, cell, cell_units):
+                if cand[cell] & x and cell != first and not sees(p, cell, peer_bits):
                     seen = False
             if seen:
                 eliminate(rec, cand, p, bit_index(x))

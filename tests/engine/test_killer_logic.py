@@ -106,6 +106,38 @@ def test_subsets_inside_a_cage() -> None:
     assert (7, 2) in {p for s in hidden.all_steps() for p in s.placements}
 
 
+#: SOLUTION_4 cut another way: r1c2-r1c3-r2c3 (2 + 3 + 1 = 6, so {1, 2, 3}) bends round a corner,
+#: so its ends r1c2 and r2c3 share no unit
+CAGES_L = [
+    (4, [0, 4]),
+    (6, [1, 2, 6]),
+    (6, [3, 7]),
+    (5, [5, 9]),
+    (6, [8, 12]),
+    (8, [10, 11, 15]),
+    (5, [13, 14]),
+]
+
+
+def test_chains_link_through_cages() -> None:
+    """The bent cage must hold a 1 and only its ends can: a strong link that no unit gives, so
+    r2c2, which sees both ends, loses its 1 to an X-chain and to an AIC."""
+    geo = geometry(2, 2, "killer", None, checked_cages(CAGES_L, 4))
+    space = workspace(geo)
+    cands = state(geo, {1: "12", 2: "23", 6: "13", 5: "14"})
+    for technique in ("x_chain", "aic"):
+        found = space.find(technique, *cands)
+        assert (5, 1) in {e for s in found.all_steps() for e in s.eliminations}, technique
+
+
+def test_trials_read_cage_totals() -> None:
+    """r1c1-r1c2 adds up to 3: a 3 in r1c1 leaves r1c2 nothing, a 4 in r1c2 leaves r1c1 less
+    than nothing; no single says so, the cage's total does."""
+    geo = four_by_four()
+    found = workspace(geo).find("trial_and_error", *state(geo, {0: "13", 1: "24"}))
+    assert {(0, 3), (1, 4)} <= {e for s in found.all_steps() for e in s.eliminations}
+
+
 @pytest.fixture(scope="module")
 def solved() -> dict[str, tuple[Geometry, str, np.ndarray]]:
     made = {}

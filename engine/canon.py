@@ -640,7 +640,7 @@ def canonical_transform(puzzle: str, box: Box = None) -> Canonical:
     if not _uses_minlex(geo):
         return _drawn(grid.values, geo)
     n = geo.n
-    _, found = _run(grid.values[None, :], geo)
+    _, found = _run(grid.values[None, :].copy(), geo)  # writable, as every batch: one signature
     return _labelled(grid.values, geo, bool(found[0, 0]), found[0, 1 : n + 1], found[0, n + 1 :])
 
 

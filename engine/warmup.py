@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import suppress
 
+import numpy as np
+
 from engine.canon import canonical, canonical_many
 from engine.dig import FRESH_TRIES, DigFailed, dig, run_kernels
 from engine.geometry import geometry_for
@@ -20,6 +22,7 @@ from engine.grade import grade, grade_within
 from engine.grade_table import grade_many
 from engine.grids import random_grid, random_grids
 from engine.killer import dig_killer
+from engine.layouts import random_layout
 from engine.logic.passes import (
     ALL_ENABLED,
     PERSON_RUNG_ARRAY,
@@ -54,6 +57,14 @@ def _grids() -> None:
         size = int(box[0]) * int(box[2])
         random_grids(2, size, seed=0, box=box)
         random_grid(size, seed=0, box=box)
+    random_layout(9, seed=0)  # a Jigsaw section draws a layout per puzzle
+
+
+def _technique_finder() -> None:
+    """``Workspace.find``, one technique on a candidate state (the engine's API for it): a
+    dispatch over the rungs of both ladders, whose finders the grader's families compiled."""
+    space = Workspace(geometry_for(box="3x3"))
+    space.find("naked_single", np.full(space.cand.shape, space.full), np.zeros_like(space.placed))
 
 
 def _grader() -> None:
@@ -150,6 +161,7 @@ FAMILIES: dict[str, Callable[[], None]] = {
     "canonical forms": _canon,
     "explainer": _explainer,
     "killer": _killer,
+    "technique finder": _technique_finder,
 }
 
 #: Parts of a family that another process can compile while the family's own call runs, in

@@ -43,9 +43,11 @@ CORE = ("grader core",)
 VERIFY = ("counter",)
 #: What a Killer section or file adds: the kernels typed for cages.
 KILLER = ("killer",)
+#: The engine's API for one technique on a candidate state (``Workspace.find``; no command).
+FINDER = ("technique finder",)
 #: What ``pipeline prepare`` compiles: every family a command can reach (the core pass loop too,
-#: which grading uses before the whole grader is ready).
-ALL_FAMILIES = (*RUN, *CORE, *WORDED, *KILLER)
+#: which grading uses before the whole grader is ready) and the technique finder.
+ALL_FAMILIES = (*RUN, *CORE, *WORDED, *KILLER, *FINDER)
 NOTICE = "preparing the engine for this machine, once"
 #: The order this process compiles families in: the counter first, which the grader, the grids
 #: and the digger call, the grader before the digger, which calls it; helpers start from the end.
@@ -58,6 +60,7 @@ MAIN_ORDER = (
     "canonical forms",
     "explainer",
     "killer",
+    "technique finder",
 )
 
 

@@ -303,7 +303,7 @@ def partial_puzzle(
     geometry, the random stream (for further draws), the grid and the partial puzzle."""
     geo = geometry_for(9)
     rng = np.random.default_rng(seed)
-    solution = parse(engine.random_grid(9, seed=seed)).values
+    solution = parse(engine.random_grid(9, seed=seed)).values.copy()  # writable, as dig's
     return geo, rng, solution, np.where(rng.random(geo.ncells) < keep, solution, 0).astype(np.uint8)
 
 
@@ -348,7 +348,7 @@ def cells_of(row: np.ndarray, ncells: int) -> list[int]:
 def test_seeded_sets_are_unavoidable(seed: int, size: int) -> None:
     """Blanking any seeded set of a full grid leaves a second solution."""
     geo = geometry_for(size)
-    solution = parse(engine.random_grid(size, seed=seed)).values
+    solution = parse(engine.random_grid(size, seed=seed)).values.copy()  # writable, as dig's
     space = Workspace(geo)
     sets = np.zeros((size**3, -(-geo.ncells // 64)), dtype=np.uint64)
     count = np.zeros(2, dtype=np.int64)
@@ -375,6 +375,7 @@ def test_limit_one_uniqueness_test_matches_the_counter(seed: int, keep: float) -
     puzzle[cell] = 0
     witness = np.zeros_like(puzzle)
     orbit = np.array([cell], dtype=np.int32)
+    orbit.setflags(write=False)  # as dig's orbit rows: one compiled signature
     spaces = Counters(counter=space.buffers, nine=scratch9())
     unique = unique_without(puzzle, orbit, solution, witness, space.tables, spaces, 0)
     assert unique == (engine.count_solutions(engine.to_text(geo, puzzle)) == 1)

@@ -107,7 +107,7 @@ def test_a_trial_pass_holds_exactly_the_shortest_refutations() -> None:
 
 
 def test_the_trial_rating_grows_with_length_from_its_base() -> None:
-    ratings = [_trial_rating(length) for length in range(1, 40)]
+    ratings = [_trial_rating(np.int32(length)) for length in range(1, 40)]  # as rate_steps
     assert ratings[0] == TRIAL_BASE
     assert all(a <= b for a, b in itertools.pairwise(ratings))
     assert ratings[-1] > ratings[0]

@@ -96,24 +96,6 @@ def puzzle_file(path: Path) -> Path:
     return path
 
 
-@pytest.mark.slow
-def test_a_cold_machine_is_told_once_then_never(tmp_path: Path) -> None:
-    """An empty kernel cache (as after a bare install): one notice line first, a line per family
-    compiled, on stderr that is not a terminal; the next command says nothing of it."""
-    cold = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    source = puzzle_file(tmp_path / "one.parquet")
-    first = pipeline("verify", source, env=cold)
-    assert first.returncode == 0, first.stderr
-    lines = first.stderr.splitlines()
-    assert lines[0].startswith(NOTICE) and "counter" in lines[0]
-    assert any(line.strip().startswith("[1/1] counter") for line in lines[1:])
-    assert lines[-1].startswith("engine ready in")
-    assert "1 puzzles verified" in first.stdout
-    assert list((tmp_path / "cache").rglob(f"sudoku-prepared-counter-{machine_key()}.stamp"))
-    again = pipeline("verify", source, env=cold)
-    assert again.returncode == 0 and again.stderr == ""
-
-
 def test_a_changed_engine_or_machine_prepares_again(monkeypatch) -> None:
     prepare_engine(["counter"])
     assert unprepared(["counter"]) == []
@@ -161,22 +143,34 @@ HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.
 
 
 @pytest.mark.slow
-def test_cold_graders_compile_each_finder_once_and_grade_on_the_core_rungs_first(
-    tmp_path: Path,
-) -> None:
-    """On one empty kernel cache, in this order:
+def test_a_cold_machine_is_told_once_and_grades_on_the_core_rungs_first(tmp_path: Path) -> None:
+    """On one empty kernel cache (as after a bare install), in this order:
 
-    1. the helper lane's part (engine.warmup PARTS) compiles every rung's finder, called as the
-       compiled pass loop calls it;
-    2. two `pipeline grade` commands of easy puzzles, started together, compile the core rungs'
+    1. `pipeline verify` says so once: a notice line first, a line per family compiled (the
+       counter), on stderr that is not a terminal; the next command says nothing of it;
+    2. the helper lane's part of the grader (engine.warmup PARTS) compiles every rung's finder,
+       called as the compiled pass loop calls it;
+    3. two `pipeline grade` commands of easy puzzles, started together, compile the core rungs'
        pass loop, grade them and leave the rest to a background process that ends with the
        command, unfinished;
-    3. with a hard puzzle among them it waits for (and helps) the background process.
+    4. with a hard puzzle among them it waits for (and helps) the background process.
     Every grade writes the rows a prepared machine writes, and no finder gains a second entry in
     the cache: the pass loop, core and whole, called each with the argument types the helper
-    lane gave it. (Steps 2 and 3 come after 1 so the whole grader compiles once here.)"""
+    lane gave it. (One cache for all four, so that each family compiles once here.)"""
     cache = tmp_path / "cache"
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    cold = {"NUMBA_CACHE_DIR": str(cache)}
+    source = puzzle_file(tmp_path / "one.parquet")
+    first = pipeline("verify", source, env=cold)
+    assert first.returncode == 0, first.stderr
+    lines = first.stderr.splitlines()
+    assert lines[0].startswith(NOTICE) and "counter" in lines[0]
+    assert any(line.strip().startswith("[1/1] counter") for line in lines[1:])
+    assert lines[-1].startswith("engine ready in")
+    assert "1 puzzles verified" in first.stdout
+    again = pipeline("verify", source, env=cold)
+    assert again.returncode == 0 and again.stderr == ""
+
+    env = {**os.environ, **cold}
     done = subprocess.run(
         [sys.executable, "-c", FINDERS], capture_output=True, text=True, env=env, cwd=ROOT
     )
@@ -184,7 +178,6 @@ def test_cold_graders_compile_each_finder_once_and_grade_on_the_core_rungs_first
     finders = sorted(path.name for path in cache.rglob("*.find_*.nbc"))  # one file per signature
     assert any("find_singles" in name for name in finders) and len(finders) >= 20, finders
 
-    cold = {"NUMBA_CACHE_DIR": str(cache)}
     easy = [engine.dig(engine.random_grid(9, seed=s), "easy", seed=s).puzzle for s in range(4)]
     for name, files in (("easy", (easy[:2], easy[2:])), ("mixed", ([*easy, HARD],))):
         sources = [tmp_path / f"{name}-{number}.txt" for number in range(len(files))]
@@ -215,5 +208,6 @@ def test_cold_graders_compile_each_finder_once_and_grade_on_the_core_rungs_first
             assert rows.equals(pq.read_table(again)) and rows.num_rows == len(puzzles)
         if name == "easy":  # the background processes ended with the commands, work unfinished
             stamps = {path.name for path in cache.rglob("*.stamp")}
-            assert stamps == {f"sudoku-prepared-grader-core-{machine_key()}.stamp"}
+            families = ("counter", "grader-core")  # verify's, and the core rungs'
+            assert stamps == {f"sudoku-prepared-{f}-{machine_key()}.stamp" for f in families}
     assert sorted(path.name for path in cache.rglob("*.find_*.nbc")) == finders

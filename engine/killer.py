@@ -387,7 +387,7 @@ class _KillerDigger:
         return False
 
     def rate(self, candidate: _Candidate) -> None:
-        geo = killer_geometry(self.base, _cages(candidate.layout, self.solution))
+        geo = killer_geometry(self.base, candidate.layout.cages(self.solution))
         candidate.geometry = geo
         top = self.band.score[1] if self.band.score else math.inf
         grid = Grid(geo, candidate.puzzle.copy())
@@ -423,13 +423,3 @@ class _KillerDigger:
             f"{where}: not reached in {self.attempts} layouts and moves; closest had score "
             f"{found.score}, hardest {found.hardest}, {found.clues} givens"
         )
-
-
-def _cages(layout: _Layout, solution: np.ndarray) -> tuple[Cage, ...]:
-    """The layout's cages, each with its total from the grid, sorted by first cell."""
-    return tuple(
-        sorted(
-            (Cage(total, tuple(sorted(cells))) for total, cells in layout.cages(solution)),
-            key=lambda cage: cage.cells[0],
-        )
-    )

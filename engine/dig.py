@@ -17,7 +17,7 @@ How it works (``dig``):
   orbits leaves a puzzle that is minimal under its symmetry, since a removal that once breaks
   uniqueness breaks it for every subset of the clues.
 * Only unique candidates are graded, and not those that singles alone solve when the band wants
-  more (they rate below a naked single plus the tie term, so below medium). A minimal puzzle
+  more (they rate a naked single's 2.3 at most, so below medium). A minimal puzzle
   for a singles-level band is dug as a singles-minimal one (no clue can go while singles still
   solve it) that is also minimal; one that can lose a further clue is dropped ungraded (it then
   needs more than singles, and it was easy in 1 of 140 such cases measured). Fresh digs run in
@@ -83,7 +83,6 @@ from engine.geometry import Box, Geometry
 from engine.grade import (
     NESTED_BASE,
     RATINGS,
-    TIE_WIDTH,
     Grade,
     Rating,
     assumes_uniqueness,
@@ -123,7 +122,7 @@ CAPPED_VARIANT_SIZE = 12  # variant grids from this size are capped as large one
 LARGE_NODE_CAP = 64  # branches per uniqueness count per grid side on grids larger than 16x16
 SINGLES_ONLY = "hidden_single"  # the hardest technique the singles test accounts for
 POINTING = RATINGS["locked_pointing"]  # the first rating beyond singles-level bands
-SINGLES_CEILING = RATINGS["naked_single"] + TIE_WIDTH  # puzzles that singles solve rate below
+SINGLES_TOP = RATINGS["naked_single"]  # the highest score of a puzzle that singles solve
 MIN_SCORE = RATINGS["full_house"]  # no puzzle rates below a full house
 KNOWN_MIN_CLUES = {9: 17}  # proven minimum clue counts of unique puzzles, by grid side
 WORD = 64  # cells per word of a cell bitmask (see engine.dig_kernels)
@@ -241,11 +240,12 @@ def tiers_for(geo: Geometry) -> dict[str, Tier]:
         return dict(DEFAULT_TIERS)
     dense = math.ceil(LARGE_EASY_CLUES * geo.ncells)
     return {
-        "easy": Tier("easy", score=(0.0, 2.5), clues=(dense, geo.ncells)),
-        "medium": Tier("medium", score=(0.0, 2.5)),
-        "hard": Tier("hard", score=(2.5, 3.5)),
-        "expert": Tier("expert", score=(3.5, 6.0)),
-        "extreme": Tier("extreme", score=(6.0, NESTED_BASE)),  # no nested trial and error
+        "easy": Tier("easy", score=(0.0, 2.4), clues=(dense, geo.ncells)),
+        "medium": Tier("medium", score=(0.0, 2.4)),
+        "hard": Tier("hard", score=(2.5, 3.4)),
+        "expert": Tier("expert", score=(3.5, 5.9)),
+        # no nested trial and error, which scores NESTED_BASE and up
+        "extreme": Tier("extreme", score=(6.0, NESTED_BASE - 0.1)),
     }
 
 
@@ -417,9 +417,9 @@ def singles_level(band: Tier) -> bool:
 
 def beyond_singles(band: Tier) -> bool:
     """True when no puzzle that singles alone solve can meet the band: such a puzzle needs no
-    technique beyond them and rates below SINGLES_CEILING (a naked single plus the tie term)."""
+    technique beyond them and scores SINGLES_TOP (a naked single's rating) at most."""
     needs = band.needs is not None and TECHNIQUE_INDEX[band.needs] > TECHNIQUE_INDEX[SINGLES_ONLY]
-    return needs or (band.score is not None and band.score[0] >= SINGLES_CEILING)
+    return needs or (band.score is not None and band.score[0] > SINGLES_TOP)
 
 
 @dataclass

@@ -23,8 +23,9 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
   A pass of one of these techniques counts at the direct rating only when all its steps are
   direct: SE takes one direct step and its single, and still needs the plain technique for the
   rest (this moved our means on SE's 2.5-3.4 bands onto SE's ratings).
-* The puzzle's rating is its hardest pass's; a small continuous term (below 0.1, growing with the
-  iteration count) ranks puzzles of one rating by how long they take.
+* The puzzle's rating is its hardest pass's, and the score is that rating to one decimal, as SE
+  prints it (``final_score``): a puzzle book quotes "SE 8.3", so the score is a number SE could
+  give. Puzzles of one score are told apart by their iteration count, kept beside it.
 * Beyond the ladder, one-level trial (``engine.logic.forcing``: a candidate whose placement
   leads by singles alone to a contradiction, SE's Nishio and, as the contradiction takes longer,
   its cell, region and dynamic forcing chains) rates as SE rates forcing chains: by how long the
@@ -58,6 +59,7 @@ import numpy as np
 from engine.canon import canonical
 from engine.geometry import Geometry
 from engine.jit import kernel
+from engine.logic.passes import FOUR_LINKS as FOUR_LINK_RUNG
 from engine.logic.passes import (
     RUNG_ARRAY,
     TURBOT,
@@ -65,9 +67,9 @@ from engine.logic.passes import (
     LogicRun,
     Record,
     Step,
+    Workspace,
     workspace,
 )
-from engine.logic.passes import THREE_LINKS as THREE_LINK_RUNG
 from engine.logic.state import (
     AVOIDABLE_RECTANGLE,
     BUG_PLUS_ONE,
@@ -78,11 +80,18 @@ from engine.logic.state import (
     S_DIRECT,
     S_EXTRA,
     S_PASS,
+    S_PROOF0,
+    S_PROOF1,
     S_TECH,
+    SKYSCRAPER,
     TECHNIQUES,
     TRIAL_AND_ERROR,
+    TUVWXYZ_WING,
+    TWO_STRING_KITE,
     UNIQUE_RECTANGLE,
+    VWXYZ_WING,
     X_CHAIN,
+    XY_CHAIN,
 )
 from engine.logic.uniqueness import SUBSET_STEP
 from engine.search import OUT_OF_BUDGET
@@ -116,11 +125,10 @@ RATINGS: dict[str, float] = {
     "jellyfish": 5.2,
     "skyscraper": 4.0,
     "two_string_kite": 4.1,
-    # Sukaku Explainer: an empty rectangle rates as a turbot fish (TurbotFishHint: 4.2); a finned
-    # fish as its grouped strong links ("Finned X-Wing" ..., StrongLinksHint: 4.0, 5.4, 5.8 for
-    # two, three, four links, +0.3 when grouped), sashimi alike; WXYZ-wing 5.5 (WXYZWingHint's
-    # base rating, 5.5-5.6 by the pivot's size)
-    "empty_rectangle": 4.2,
+    # Sukaku Explainer: an empty rectangle and a finned fish rate as their grouped strong links
+    # (StrongLinksHint: 4.0, 5.4, 5.8 for two, three, four links, +0.3 when grouped), sashimi
+    # alike; WXYZ-wing 5.5 (WXYZWingHint's base rating, 5.5-5.6 by the pivot's size)
+    "empty_rectangle": 4.3,
     "finned_x_wing": 4.3,
     "finned_swordfish": 5.7,
     "finned_jellyfish": 6.1,
@@ -135,10 +143,18 @@ RATINGS: dict[str, float] = {
     "bug_plus_one": 5.6,
     "hidden_rectangle": 4.6,
     "avoidable_rectangle": 4.5,
+    # Sukaku Explainer's wings of a bivalue cell and an almost locked set of 4, 5, 6 cells: the
+    # VWXYZ-wing 6.2-6.4 by the most digits a set cell holds (VWXYZWingHint), 6.6, 7.5
+    "vwxyz_wing": 6.2,
+    "uvwxyz_wing": 6.6,
+    "tuvwxyz_wing": 7.5,
     "sue_de_coq": 6.6,
     "simple_colouring": 6.5,
-    "x_chain": 6.5,
-    "xy_chain": 6.6,
+    # SE's forcing X-chain (6.6); an XY-chain from 6.5, SE's cycle base: of SE's chain bases
+    # (6.5, 6.6, 7.0) the one that puts most of the puzzles whose hardest step is an XY-chain
+    # within 0.1 of SE (bench/se_correlation.py); both plus SE's length bonus
+    "x_chain": 6.6,
+    "xy_chain": 6.5,
     "aic": 7.0,
     # not in SE, which needs forcing chains (7.5 up) where the ALS apply; HoDoKu rates ALS-XZ
     # 20 points (of its scale) above an AIC, ALS-XY-wings 40 and ALS chains 60: kept in that
@@ -170,16 +186,20 @@ RATINGS: dict[str, float] = {
     "rule_of_45": 3.8,
 }
 HIDDEN_SINGLE_IN_BOX = 1.2
-TURBOT_RATING = 4.2  # an X-chain of turbot-fish length (engine.logic.chains.TURBOT_LEVELS)
-TURBOT_LINKS = 5
-THREE_LINK_RATING = 5.5  # an X-chain of three strong links (Sukaku Explainer: 5.4-5.6)
-THREE_LINKS = 7
+#: Sukaku Explainer's strong-linked fishes (its StrongLinks rule, on by default up to four links):
+#: an X-chain of k strong links rates by k (two: skyscraper, 2-string kite, turbot fish), a tenth
+#: more with a link in a box or with links in both rows and columns, two tenths with both, three
+#: tenths where a link lies in no row, column or box (a variant's extra unit or a cage; SE's
+#: grouped links). Longer X-chains SE finds as forcing X-chains: x_chain's rating plus SE's
+#: length bonus (``se_length_bonus``).
+STRONG_LINK_BASES = (0.0, 0.0, 4.0, 5.4, 5.8)  # by the number of strong links
+MAX_FISH_LINKS = 4
+SHAPE_BONUS = 0.1
+OTHER_UNIT_BONUS = 0.3
 UR_TYPE_BONUS = 0.1  # unique and avoidable rectangles beyond type 1 rate a step higher, as in SE
 CHAIN_BONUS = 0.1  # per step of the length ladder below
 CHAIN_FREE_LINKS = 4  # chains up to this many links get no bonus
 CHAIN_GROWTH = 1.5  # each further bonus step needs this factor more links
-TIE_WIDTH = 0.09  # the continuous term stays below the smallest gap between ratings (0.1)
-TIE_HALF = 40  # iterations at which the continuous term reaches half its width
 # a trial pass (its shortest refutations, engine.logic.forcing) rates TRIAL_BASE plus TRIAL_SLOPE
 # per placement of their length beyond TRIAL_FREE_LENGTH; the puzzle's hardest trial pass then
 # gains TRIAL_PASS_BONUS per doubling of the trial passes it needs (fitted on the tune half of
@@ -215,14 +235,14 @@ _TE = TECHNIQUES.index("trial_and_error")
 
 def _rung_floor(rung: int) -> float:
     """The least rating a pass of this rung can get (see ``rate_steps``): a direct form's where
-    one exists; the chains rung comes after the turbot and three-link rungs, so its chains are
-    longer than theirs and rate from the chains' base."""
+    one exists; the chains rung comes after the strong-linked fish rungs (two to four links),
+    so its chains are longer than theirs."""
     if rung == FULL_HOUSE:
         return RATINGS["full_house"]
-    if rung == TURBOT:
-        return TURBOT_RATING
-    if rung == THREE_LINK_RUNG:
-        return THREE_LINK_RATING
+    if TURBOT <= rung <= FOUR_LINK_RUNG:
+        return STRONG_LINK_BASES[2 + rung - TURBOT]
+    if rung == X_CHAIN:
+        return RATINGS["x_chain"]
     if rung == _TE:
         return TRIAL_BASE  # a trial pass rates by its length (rate_steps), never below its base
     name = TECHNIQUES[rung]
@@ -360,7 +380,7 @@ def _rate(
         one_solution(grid)  # raises for a puzzle without one solution, as grade() does
         return None
     uniqueness = assumes_uniqueness(space.steps())
-    tallied = _tally(space.steps(), grid.geometry.n)
+    tallied = _tally(space)
     if not solved:
         # the stuck state has the puzzle's solutions (every step is sound, uniqueness steps if
         # there is one solution) and is faster to count; nested trial and error rates it, so
@@ -375,7 +395,7 @@ def _rate(
         one_solution(grid)  # the steps were sound only if the solution is unique
     # sound steps and a complete, consistent grid: the placed values are the one solution
     rating, counts = tallied
-    score = final_score(rating, passes)
+    score = final_score(rating)
     hardest = _hardest(counts)
     clues = grid.givens
     stamp = space.runs
@@ -415,7 +435,7 @@ def _grade_run(
         counts[_TE] += 1
         effort = _trial_effort(Grid(grid.geometry, run.values))
         rating = max(rating, NESTED_BASE) + TE_SLOPE * max(0.0, effort - TE_FREE)
-    score = final_score(rating, iterations)
+    score = final_score(rating)
     hardest = _hardest(counts)
     clues = grid.givens
     return Grade(
@@ -447,10 +467,11 @@ def nested_trial_step(open_cells: np.ndarray, solution: np.ndarray, pass_no: int
     )
 
 
-def _tally(steps: np.ndarray, n: int) -> tuple[float, list[int]]:
-    """The rating of a run's steps (``rate_steps``) and the count of steps per technique."""
+def _tally(space: Workspace) -> tuple[float, list[int]]:
+    """The rating of the workspace's last run (``rate_steps``) and its count of steps per
+    technique."""
     tally = np.zeros(len(TECHNIQUES), dtype=np.int64)
-    rating = rate_steps(steps, n, RATING_ARRAY, DIRECT_ARRAY, tally)
+    rating = rate_steps(space.steps(), space.rec.proof, space.T, RATING_ARRAY, DIRECT_ARRAY, tally)
     return rating, tally.tolist()
 
 
@@ -483,9 +504,10 @@ def assumes_uniqueness(steps):
     return False
 
 
-def final_score(rating: float, iterations: int) -> float:
-    """The rating plus the continuous term that ranks puzzles of one rating by their length."""
-    return round(rating + TIE_WIDTH * iterations / (iterations + TIE_HALF), 4)
+def final_score(rating: float) -> float:
+    """The score: the rating to one decimal, SE's precision (a trial or nested rating is
+    continuous; every other rating already is a tenth)."""
+    return round(rating, 1)
 
 
 def _count_solutions(grid: Grid) -> np.ndarray:
@@ -499,15 +521,17 @@ def _count_solutions(grid: Grid) -> np.ndarray:
 
 
 @kernel
-def rate_steps(steps, n, ratings, direct_ratings, tally):
+def rate_steps(steps, proof, T, ratings, direct_ratings, tally):
     """The SE-scale rating of the puzzle (see the module docstring); also counts the steps of
-    each technique into ``tally``.
+    each technique into ``tally``. ``proof`` holds the steps' proof cells, ``T`` the tables of
+    their grid (an X-chain rates by the units of its strong links).
 
     A pass is rated by its easiest step, since a rater takes the easiest step on offer (by its
     hardest when the technique has a direct form: see the module docstring); the puzzle by its
     hardest pass. Steps come in pass order, so a pass's steps are contiguous.
     Trial passes are rated by the length of their refutations instead (``_trial_rating``).
     """
+    n = T.units.shape[1]
     hardest = 0.0
     pass_rating = 0.0
     current = -1
@@ -516,18 +540,23 @@ def rate_steps(steps, n, ratings, direct_ratings, tally):
     for i in range(steps.shape[0]):
         tech, extra, pass_no = steps[i, S_TECH], steps[i, S_EXTRA], steps[i, S_PASS]
         direct = steps[i, S_DIRECT]
+        p0, p1 = steps[i, S_PROOF0], steps[i, S_PROOF1]
         tally[tech] += 1
         rating = ratings[tech]
         if tech == HIDDEN_SINGLE or (tech == NAKED_SINGLE and extra >= 0):
             # a naked single that is also a hidden single counts as the hidden single
             rating = HIDDEN_SINGLE_IN_BOX if extra >= 2 * n else ratings[HIDDEN_SINGLE]
-        elif tech == X_CHAIN and extra <= TURBOT_LINKS:
-            rating = TURBOT_RATING
-        elif tech == X_CHAIN and extra <= THREE_LINKS:
-            rating = THREE_LINK_RATING
+        elif tech in (SKYSCRAPER, TWO_STRING_KITE) or (
+            tech == X_CHAIN and p1 - p0 <= 2 * MAX_FISH_LINKS
+        ):
+            rating = strong_link_rating(proof[p0:p1], T.cell_units)
+        elif tech in (X_CHAIN, XY_CHAIN):  # SE's forcing chains, by their nodes
+            rating += se_length_bonus(p1 - p0)
         elif tech in (UNIQUE_RECTANGLE, AVOIDABLE_RECTANGLE) and extra > 1:
             rating += UR_TYPE_BONUS * (1 + extra // SUBSET_STEP)
-        elif X_CHAIN <= tech < TRIAL_AND_ERROR:  # chains by their length
+        elif tech == VWXYZ_WING:  # SE: by the most digits a cell of the set holds
+            rating += SHAPE_BONUS * (2 - abs(3 - extra))
+        elif X_CHAIN <= tech < TRIAL_AND_ERROR and tech != TUVWXYZ_WING:  # chains by length
             limit = float(CHAIN_FREE_LINKS)
             while extra > limit:
                 rating += CHAIN_BONUS
@@ -552,6 +581,46 @@ def rate_steps(steps, n, ratings, direct_ratings, tally):
     if trial_passes:
         hardest = max(hardest, trial_hardest + TRIAL_PASS_BONUS * math.log2(trial_passes))
     return hardest
+
+
+@kernel
+def strong_link_rating(cells, cell_units):
+    """Sukaku Explainer's rating of an X-chain whose strong links are the pairs of ``cells``
+    (see ``STRONG_LINK_BASES``). A pair in a box and a line may count as either, whichever rates
+    lower, as SE rates each reading and takes the easiest."""
+    links = cells.shape[0] // 2
+    all_rows = all_columns = rows_or_columns = rows_or_boxes = columns_or_boxes = True
+    for j in range(links):
+        a, b = cells[2 * j], cells[2 * j + 1]
+        row = cell_units[a, 0] == cell_units[b, 0]
+        column = cell_units[a, 1] == cell_units[b, 1]
+        box = cell_units[a, 2] == cell_units[b, 2]
+        if not (row or column or box):
+            return STRONG_LINK_BASES[links] + OTHER_UNIT_BONUS
+        all_rows &= row
+        all_columns &= column
+        rows_or_columns &= row or column
+        rows_or_boxes &= row or box
+        columns_or_boxes &= column or box
+    if all_rows or all_columns:
+        return STRONG_LINK_BASES[links]
+    if rows_or_columns or rows_or_boxes or columns_or_boxes:
+        return STRONG_LINK_BASES[links] + SHAPE_BONUS
+    return STRONG_LINK_BASES[links] + 2 * SHAPE_BONUS
+
+
+@kernel
+def se_length_bonus(length):
+    """SE's bonus for a chain of ``length`` nodes: a tenth per step of 4, 6, 8, 12, 16, 24 ...
+    (each step alternately 3/2 and 4/3 of the last)."""
+    added = 0.0
+    ceiling = 4
+    odd = False
+    while length > ceiling:
+        added += 0.1
+        ceiling = ceiling * 4 // 3 if odd else ceiling * 3 // 2
+        odd = not odd
+    return added
 
 
 @kernel

@@ -141,9 +141,7 @@ def grade_many(
         seconds = cycles * seconds_per_cycle()
     else:  # no counter: each row gets an equal share of the batch
         seconds = np.full(rows, (time.perf_counter() - start) / max(rows, 1))
-    score = np.array(
-        [final_score(r, i) for r, i in zip(rating.tolist(), iterations.tolist(), strict=True)]
-    )
+    score = np.array([final_score(r) for r in rating.tolist()])
     errors: list[ValueError | None] = [None] * rows
     for index in np.flatnonzero(~fast):
         start = time.perf_counter()
@@ -266,8 +264,7 @@ def _grade_row(values, i, logic, tables, buffers, out, dispatch, unique):
     if assumes_uniqueness(record) and not unique(values, tables, buffers, out.solutions[i]):
         return False
     out.iterations[i] = passes
-    n = logic.T.units.shape[1]
-    out.rating[i] = rate_steps(record, n, RATING_ARRAY, DIRECT_ARRAY, out.steps[i])
+    out.rating[i] = rate_steps(record, rec.proof, logic.T, RATING_ARRAY, DIRECT_ARRAY, out.steps[i])
     hardest = out.hardest
     for s in range(record.shape[0]):
         hardest[i] = max(hardest[i], record[s, S_TECH])

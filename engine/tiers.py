@@ -80,12 +80,13 @@ def _within(value: Figure, band: tuple[float, float] | None) -> bool | np.ndarra
 #: easy = singles and direct locked candidates / hidden pairs (SE below 2.5), medium = locked
 #: candidates, pairs and X-wings (SE 2.5-3.4), hard = triples, swordfish, wings, short X-chains,
 #: unique rectangles, quads, BUG (SE 3.5-5.9), expert = colouring and chains, no trial (SE
-#: 6.0-7.4), extreme = forcing chains, i.e. trial, or ALS (SE 7.5 up; from 7.9).
+#: 6.0-7.4), extreme = forcing chains, i.e. trial, or ALS (SE 7.5 up; from 7.9). Scores are
+#: tenths, as SE's (engine.grade.final_score), so each band ends a tenth below the next.
 DEFAULT_TIERS: dict[str, Tier] = {
-    "easy": Tier("easy", score=(0.0, 2.5)),
-    "medium": Tier("medium", score=(2.5, 3.5)),
-    "hard": Tier("hard", score=(3.5, 6.0)),
-    "expert": Tier("expert", score=(6.0, 7.9)),
+    "easy": Tier("easy", score=(0.0, 2.4)),
+    "medium": Tier("medium", score=(2.5, 3.4)),
+    "hard": Tier("hard", score=(3.5, 5.9)),
+    "expert": Tier("expert", score=(6.0, 7.8)),
     "extreme": Tier("extreme", score=(7.9, math.inf)),
 }
 TIERS: tuple[str, ...] = tuple(DEFAULT_TIERS)

@@ -50,10 +50,10 @@ from engine.logic.state import (
 )
 
 #: Weak-strong pairs of a turbot fish (skyscraper, 2-string kite, empty rectangle and kin): two
-#: strong links joined by a weak one, an X-chain that SE rates with the single-digit patterns.
+#: strong links joined by a weak one, an X-chain that SE rates with the single-digit patterns;
+#: the pass loop's rungs for Sukaku Explainer's strong-linked fishes of three and four links ask
+#: for one and two pairs more.
 TURBOT_LEVELS = 2
-#: Sukaku Explainer's "3 strong-linked fishes": X-chains of three strong links, rated 5.4-5.6.
-THREE_LINK_LEVELS = 3
 
 
 class ChainGraph(NamedTuple):

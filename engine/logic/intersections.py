@@ -77,4 +77,4 @@ def _locked(cand, pos, T, rec, tech, digit, inside, outside, outside_mask):
         outer ^= low
         eliminate(rec, cand, units[outside, bit_index(low)], digit)
     if commit(rec, start, tech, outside, bit(digit)):
-        flag_direct(rec, pos, T)
+        flag_direct(rec, pos, T, inside, True)

@@ -32,7 +32,6 @@ import numpy as np
 from engine.geometry import Geometry, kept_for
 from engine.jit import kernel
 from engine.logic.chains import (
-    THREE_LINK_LEVELS,
     TURBOT_LEVELS,
     find_chains,
     find_remote_pairs,
@@ -106,9 +105,12 @@ from engine.logic.state import (
     SWORDFISH,
     TECHNIQUES,
     TRIAL_AND_ERROR,
+    TUVWXYZ_WING,
     TWO_STRING_KITE,
     U0,
     UNIQUE_RECTANGLE,
+    UVWXYZ_WING,
+    VWXYZ_WING,
     W_WING,
     WXYZ_WING,
     X_CHAIN,
@@ -132,19 +134,20 @@ from engine.logic.sue_de_coq import find_sue_de_coq
 from engine.logic.tables import tables
 from engine.logic.uniqueness import find_avoidable_rectangles, find_bug, find_unique_rectangles
 from engine.logic.variants import allowed_techniques
-from engine.logic.wings import find_wings, find_wxyz_wings
+from engine.logic.wings import find_als_wings, find_wings, find_wxyz_wings
 
-#: Rungs that are no technique of their own: X-chains of turbot-fish length and of three strong
-#: links, which SE rates below the other chains (recorded as X_CHAIN).
+#: Rungs that are no technique of their own: X-chains of two (turbot fish), three and four strong
+#: links, which SE rates below the other chains as its strong-linked fishes (recorded as X_CHAIN).
 TURBOT = len(TECHNIQUES)
 THREE_LINKS = TURBOT + 1
+FOUR_LINKS = TURBOT + 2
 #: Rungs of the person's ladder only (``PERSON_RUNGS``), narrower forms of a technique that
 #: HoDoKu takes early: naked pairs and triples locked in a box and a line, remote pairs (XY-chains
 #: through cells holding one pair of digits), grouped nice loops without ALS nodes.
-LOCKED_PAIR = TURBOT + 2
-LOCKED_TRIPLE = TURBOT + 3
-REMOTE_PAIR = TURBOT + 4
-GROUPED_NICE_LOOP = TURBOT + 5
+LOCKED_PAIR = TURBOT + 3
+LOCKED_TRIPLE = TURBOT + 4
+REMOTE_PAIR = TURBOT + 5
+GROUPED_NICE_LOOP = TURBOT + 6
 
 #: Rungs of the pass loop, easiest first by Sudoku Explainer rating (as Sukaku Explainer, which
 #: rates the single-digit patterns with the wings); FULL_HOUSE stands for the singles rung (all
@@ -177,8 +180,8 @@ RUNGS = (
     TWO_STRING_KITE,
     EMPTY_RECTANGLE,
     TURBOT,
-    XY_WING,
     FINNED_X_WING,
+    XY_WING,
     XYZ_WING,
     UNIQUE_RECTANGLE,
     AVOIDABLE_RECTANGLE,
@@ -187,10 +190,13 @@ RUNGS = (
     JELLYFISH,
     HIDDEN_QUAD,
     THREE_LINKS,
+    FINNED_SWORDFISH,
     WXYZ_WING,
     BUG_PLUS_ONE,
-    FINNED_SWORDFISH,
+    FOUR_LINKS,
     FINNED_JELLYFISH,
+    VWXYZ_WING,
+    UVWXYZ_WING,
     SIMPLE_COLOURING,
     W_WING,
     SUE_DE_COQ,
@@ -198,6 +204,7 @@ RUNGS = (
     XY_CHAIN,
     GROUPED_X_CHAIN,
     AIC,
+    TUVWXYZ_WING,
     ALS_XZ,
     GROUPED_AIC,
     TRIAL_AND_ERROR,
@@ -252,6 +259,7 @@ PERSON_RUNGS = (
     SIMPLE_COLOURING,
     TURBOT,
     THREE_LINKS,
+    FOUR_LINKS,
     X_CHAIN,
     XY_CHAIN,
     AIC,
@@ -259,6 +267,9 @@ PERSON_RUNGS = (
     GROUPED_X_CHAIN,
     FRANKEN_FISH,
     WXYZ_WING,
+    VWXYZ_WING,
+    UVWXYZ_WING,
+    TUVWXYZ_WING,
     ALS_XZ,
     GROUPED_AIC,
     MUTANT_FISH,
@@ -341,10 +352,9 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
     if _is_core(rung):
         run_core_rung(rung, cand, placed, pos, T, enabled, rec, work)
         return
-    if rung in (TURBOT, THREE_LINKS):
+    if rung in (TURBOT, THREE_LINKS, FOUR_LINKS):
         if enabled[X_CHAIN]:
-            levels = TURBOT_LEVELS if rung == TURBOT else THREE_LINK_LEVELS
-            find_chains(cand, placed, pos, T, rec, X_CHAIN, levels)
+            find_chains(cand, placed, pos, T, rec, X_CHAIN, TURBOT_LEVELS + rung - TURBOT)
         return
     if rung == ALS_XZ:  # the ALS rung climbs the three ALS techniques
         if enabled[ALS_XZ] or enabled[ALS_XY_WING] or enabled[ALS_CHAIN]:
@@ -365,6 +375,8 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_empty_rectangles(cand, pos, T, rec)
     elif rung == WXYZ_WING:
         find_wxyz_wings(cand, placed, T, rec)
+    elif rung in (VWXYZ_WING, UVWXYZ_WING, TUVWXYZ_WING):
+        find_als_wings(cand, placed, T, rec, rung)
     elif XY_WING <= rung <= W_WING:
         find_wings(cand, placed, pos, T, rec, rung)
     elif rung in (UNIQUE_RECTANGLE, HIDDEN_RECTANGLE):
@@ -491,6 +503,10 @@ def _drop(pos, T, cell, digits):
 
 #: Techniques whose *direct* form raters put below a naked single (SE: 1.7, 1.9, 2.0 < 2.3).
 DIRECT_BELOW_NAKED = (LOCKED_POINTING, LOCKED_CLAIMING, HIDDEN_PAIR)
+#: Techniques with a direct form, in the order SE looks for them before any other technique
+#: (direct locking 1.7-1.9, direct hidden pair 2.0, then after naked singles the direct hidden
+#: triple 2.5): ``_direct_pass`` takes their direct steps before the plain rungs.
+DIRECT_FORMS = (LOCKED_POINTING, LOCKED_CLAIMING, HIDDEN_PAIR, HIDDEN_TRIPLE)
 
 
 @kernel(inline="always")
@@ -518,6 +534,34 @@ def _direct_alternative(cand, placed, pos, T, enabled, rec, work, first_step):
     counts[C_OVERFLOW] = 0
     steps[first_step, S_DIRECT] = best
     return best == 0
+
+
+@kernel(inline="always")
+def _direct_pass(cand, placed, pos, T, enabled, rec, work):
+    """Record the direct steps of the first technique of DIRECT_FORMS that has any, dropping
+    its other steps: SE takes a direct step (and the hidden single it leaves) before any plain
+    technique, and the plain steps only when it needs them. True when some were recorded."""
+    steps, digits, effects, counts = rec.steps, rec.digits, rec.effects, rec.counts
+    for tech in DIRECT_FORMS:
+        first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
+        run_core_rung(tech, cand, placed, pos, T, enabled, rec, work)
+        kept, kept_effects = first_step, first_effect
+        for s in range(first_step, counts[C_STEPS]):
+            if not steps[s, S_DIRECT]:
+                continue
+            e0, e1 = steps[s, S_EFF0], steps[s, S_EFF1]
+            for e in range(e0, e1):
+                effects[kept_effects + e - e0] = effects[e]
+            steps[kept] = steps[s]
+            digits[kept] = digits[s]
+            steps[kept, S_EFF0] = kept_effects
+            steps[kept, S_EFF1] = kept_effects + e1 - e0
+            kept_effects += e1 - e0
+            kept += 1
+        counts[C_STEPS], counts[C_EFFECTS] = kept, kept_effects
+        if kept > first_step:
+            return True
+    return False
 
 
 @kernel
@@ -565,6 +609,7 @@ def pass_loop(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, r
     build_layers(cand, placed, T, pos)  # from here on apply_effects keeps them up to date
     passes = 0
     settled = False
+    plain_seen = False
     while True:
         open_cells = 0
         for cell in range(values.shape[0]):
@@ -575,19 +620,29 @@ def pass_loop(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, r
         progress = False
         for r in range(rungs.shape[0]):
             first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
-            dispatch(rungs[r], cand, placed, pos, T, enabled, rec, work)
+            rung = rungs[r]
+            # direct steps come before the plain rungs while they can lower the rating: until
+            # a plain pass has rated 2.6 or more (every rung but the singles and the cage
+            # combinations does), as the direct forms rate 1.7 to 2.5
+            direct = rung == LOCKED_POINTING and not plain_seen
+            if not (direct and _direct_pass(cand, placed, pos, T, enabled, rec, work)):
+                direct = False
+                dispatch(rung, cand, placed, pos, T, enabled, rec, work)
             if counts[C_OVERFLOW]:
                 return OVERFLOW, passes
             if counts[C_STEPS] > first_step:
                 # the look-ahead for direct alternatives only matters while no pass has rated
                 # 2.3 or more (the puzzle's rating is its hardest pass's)
                 if not settled:
-                    if rungs[r] == FULL_HOUSE:
+                    if rung == FULL_HOUSE:
                         settled = _direct_alternative(
                             cand, placed, pos, T, enabled, rec, work, first_step
                         )
+                    elif direct:
+                        settled = steps[first_step, S_TECH] == HIDDEN_TRIPLE
                     else:
-                        settled = _rated_at_naked_single_or_more(rungs[r], rec, first_step)
+                        settled = _rated_at_naked_single_or_more(rung, rec, first_step)
+                plain_seen |= not direct and rung != FULL_HOUSE and rung != CAGE_COMBINATION
                 passes += 1
                 for s in range(first_step, counts[C_STEPS]):
                     steps[s, S_PASS] = passes

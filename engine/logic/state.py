@@ -69,11 +69,14 @@ TECHNIQUES = (
     "bug_plus_one",
     "hidden_rectangle",
     "avoidable_rectangle",
+    "vwxyz_wing",
+    "uvwxyz_wing",
     "sue_de_coq",
     "simple_colouring",
     "x_chain",
     "xy_chain",
     "aic",
+    "tuvwxyz_wing",
     "grouped_x_chain",
     "grouped_aic",
     "als_xz",
@@ -123,11 +126,14 @@ TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
     BUG_PLUS_ONE,
     HIDDEN_RECTANGLE,
     AVOIDABLE_RECTANGLE,
+    VWXYZ_WING,
+    UVWXYZ_WING,
     SUE_DE_COQ,
     SIMPLE_COLOURING,
     X_CHAIN,
     XY_CHAIN,
     AIC,
+    TUVWXYZ_WING,
     GROUPED_X_CHAIN,
     GROUPED_AIC,
     ALS_XZ,
@@ -314,23 +320,31 @@ def commit(rec, start, tech, extra, digits):
 
 
 @kernel
-def flag_direct(rec, pos, T):
-    """Mark the last step *direct* (``S_DIRECT`` = 1) when its eliminations alone leave a digit
-    one place in a unit of an eliminated cell: raters (SE) count such steps as easier, since a
-    hidden single follows at once."""
+def flag_direct(rec, pos, T, unit, same_kind):
+    """Mark the last step *direct* (``S_DIRECT`` = 1) when its eliminations leave a digit one
+    place in ``unit`` (a hidden set's own unit) or, with ``same_kind``, in a unit of ``unit``'s
+    kind (locked candidates: a box when pointing, a line of the inside line's kind when
+    claiming): SE takes such a step as its hidden single, rated lower (``DIRECT_RATINGS``), and
+    only there (its ``HiddenSet(direct)`` and ``Locking(direct)``)."""
     steps, effects, counts = rec.steps, rec.effects, rec.counts
     cell_units, unit_pos = T.cell_units, T.unit_pos
+    n = T.units.shape[1]
     i = counts[C_STEPS] - 1
     e0, e1 = steps[i, S_EFF0], steps[i, S_EFF1]
     for e in range(e0, e1):
         cell, digit = effects[e, 0], effects[e, 1]
-        for k in range(3):
+        for k in range(cell_units.shape[1]):
             u = cell_units[cell, k]
+            if u != unit and not (same_kind and u // n == unit // n):
+                continue
             layer = pos[digit, u]
             for f in range(e0, e1):
                 other = effects[f, 0]
-                if effects[f, 1] == digit and cell_units[other, k] == u:
-                    layer &= ~bit(unit_pos[other, k])
+                if effects[f, 1] != digit:
+                    continue
+                for j in range(cell_units.shape[1]):
+                    if cell_units[other, j] == u:
+                        layer &= ~bit(unit_pos[other, j])
             if layer != U0 and popcount(layer) == 1:
                 steps[i, S_DIRECT] = 1
                 return

@@ -221,4 +221,4 @@ def _record(cand, placed, pos, T, rec, k, hidden, u, inside, union):
                     hit ^= low
                     eliminate(rec, cand, cell, bit_index(low))
     if commit(rec, start, tech, u, digits) and hidden:
-        flag_direct(rec, pos, T)
+        flag_direct(rec, pos, T, u, False)

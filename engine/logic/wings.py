@@ -10,6 +10,14 @@
   restricted digits fill three cells at most, so one of the four is z: z leaves every cell that
   sees all the cells holding it. When z is restricted too, each digit is in exactly one of the
   four, and each leaves the cells that see all of its own.
+* VWXYZ-, UVWXYZ- and TUVWXYZ-wings (Sukaku Explainer's, by its definition): 4, 5 or 6 open
+  cells of one unit holding one digit more than cells (an almost locked set), and a bivalue cell
+  {x,z} outside it whose digits the set holds. If every set cell holding x sees the bivalue cell
+  (x is *restricted*), x is in the set or in the bivalue cell but not both, so z is in one of
+  them: z leaves every cell that sees the bivalue cell and the set's cells holding z. With both
+  digits restricted the set keeps its other digits, each once: those leave the cells that see
+  all of the set's cells holding them, and x and z as before (an ALS-XZ whose one ALS is a
+  single bivalue cell, doubly linked).
 """
 
 from __future__ import annotations
@@ -18,7 +26,9 @@ import numpy as np
 
 from engine.jit import kernel
 from engine.logic.state import (
+    TUVWXYZ_WING,
     U0,
+    VWXYZ_WING,
     W_WING,
     WXYZ_WING,
     XY_WING,
@@ -248,3 +258,144 @@ def _wxyz(cand, placed, peers, peer_bits, rec, pivot, a, b, c):
             if seen:
                 eliminate(rec, cand, p, bit_index(x))
     commit(rec, start, WXYZ_WING, pivot, digits)
+
+
+@kernel
+def find_als_wings(cand, placed, T, rec, tech):
+    """Record every VWXYZ-, UVWXYZ- or TUVWXYZ-wing (``tech``; see the module docstring): the
+    sets of one unit, found by a search over the unit's open cells that drops a branch once its
+    digits outnumber the cells it may still hold, each with every bivalue cell it can pair."""
+    units, cell_units = T.units, T.cell_units
+    size = 4 + tech - VWXYZ_WING if tech != TUVWXYZ_WING else 6
+    digits_wanted = size + 1
+    n = units.shape[1]
+    members = np.empty(n, dtype=np.int64)
+    chosen = np.empty(size, dtype=np.int64)
+    unions = np.zeros(size + 1, dtype=np.uint64)
+    cells = np.empty(size, dtype=np.int64)
+    for u in range(units.shape[0]):
+        count = 0
+        for j in range(n):
+            c = units[u, j]
+            k = popcount(cand[c])
+            if placed[c] == 0 and k >= 2 and k <= digits_wanted:
+                members[count] = c
+                count += 1
+        if count < size:
+            continue
+        depth = 0
+        chosen[0] = -1
+        while depth >= 0:
+            chosen[depth] += 1
+            if chosen[depth] > count - size + depth:
+                depth -= 1
+                continue
+            union = unions[depth] | cand[members[chosen[depth]]]
+            if popcount(union) > digits_wanted:
+                continue
+            if depth + 1 < size:
+                unions[depth + 1] = union
+                depth += 1
+                chosen[depth] = chosen[depth - 1]
+                continue
+            if popcount(union) != digits_wanted:
+                continue
+            for j in range(size):
+                cells[j] = members[chosen[j]]
+            if not _in_earlier_unit(cells, u, cell_units):
+                _pair_with_bivalue_cells(cand, placed, T, rec, tech, cells, union)
+
+
+@kernel
+def _in_earlier_unit(cells, u, cell_units):
+    """True when all ``cells`` also lie in a unit before ``u`` (the set was found there)."""
+    for k in range(cell_units.shape[1]):
+        w = cell_units[cells[0], k]
+        if w >= u:
+            continue
+        shared = True
+        for j in range(1, cells.shape[0]):
+            inside = False
+            for i in range(cell_units.shape[1]):
+                inside |= cell_units[cells[j], i] == w
+            shared &= inside
+        if shared:
+            return True
+    return False
+
+
+@kernel
+def _pair_with_bivalue_cells(cand, placed, T, rec, tech, cells, union):
+    """One almost locked set ``cells`` (digits ``union``): a wing step for each bivalue cell
+    outside it that holds two of its digits, one or both restricted. ``extra`` is the most
+    digits a set cell holds (SE rates the VWXYZ-wing by it)."""
+    peer_bits = T.peer_bits
+    most = 0
+    for c in cells:
+        most = max(most, popcount(cand[c]))
+    for y in range(cand.shape[0]):
+        pair = cand[y]
+        if placed[y] or popcount(pair) != 2 or pair & ~union or y in cells:
+            continue
+        linked = False
+        for c in cells:
+            linked |= sees(y, c, peer_bits)
+        if not linked:
+            continue
+        restricted = U0
+        m = pair
+        while m:
+            d = lowest_bit(m)
+            m ^= d
+            if _all_holders_see(cand, cells, d, y, peer_bits):
+                restricted |= d
+        if restricted == U0:
+            continue
+        start = mark(rec)
+        for c in cells:
+            add_proof(rec, c)
+        add_proof(rec, y)
+        targets = pair & ~restricted  # one restricted digit: the other is z
+        if restricted == pair:  # doubly linked: the set's other digits are locked in it
+            targets = pair
+            rest = union & ~pair
+            while rest:
+                w = lowest_bit(rest)
+                rest ^= w
+                _eliminate_seeing(cand, placed, T, rec, cells, w, -1)
+        while targets:
+            d = lowest_bit(targets)
+            targets ^= d
+            _eliminate_seeing(cand, placed, T, rec, cells, d, y)
+        commit(rec, start, tech, most, union)
+
+
+@kernel
+def _all_holders_see(cand, cells, digit, y, peer_bits):
+    """True when every cell of ``cells`` holding ``digit`` (a bit) sees ``y``."""
+    for c in cells:  # noqa: SIM110 (a plain loop for numba)
+        if cand[c] & digit and not sees(c, y, peer_bits):
+            return False
+    return True
+
+
+@kernel
+def _eliminate_seeing(cand, placed, T, rec, cells, digit, y):
+    """Eliminate ``digit`` (a bit) from every open cell outside ``cells`` and ``y`` that sees
+    the cells of ``cells`` holding it, and ``y`` too unless it is -1."""
+    peers, peer_bits = T.peers, T.peer_bits
+    first = -1
+    for c in cells:
+        if cand[c] & digit:
+            first = c
+            break
+    for k in range(peers.shape[1]):  # cells that see every holder: peers of the first
+        p = peers[first, k]
+        if placed[p] or cand[p] & digit == U0 or p == y or p in cells:
+            continue
+        seen = y < 0 or sees(p, y, peer_bits)
+        for c in cells:
+            if cand[c] & digit and c != first:
+                seen &= sees(p, c, peer_bits)
+        if seen:
+            eliminate(rec, cand, p, bit_index(digit))

@@ -92,6 +92,7 @@ from engine.logic.state import (
     VWXYZ_WING,
     X_CHAIN,
     XY_CHAIN,
+    sees,
 )
 from engine.logic.uniqueness import SUBSET_STEP
 from engine.search import OUT_OF_BUDGET
@@ -150,11 +151,10 @@ RATINGS: dict[str, float] = {
     "tuvwxyz_wing": 7.5,
     "sue_de_coq": 6.6,
     "simple_colouring": 6.5,
-    # SE's forcing X-chain (6.6); an XY-chain from 6.5, SE's cycle base: of SE's chain bases
-    # (6.5, 6.6, 7.0) the one that puts most of the puzzles whose hardest step is an XY-chain
-    # within 0.1 of SE (bench/se_correlation.py); both plus SE's length bonus
+    # SE's forcing X-chain and forcing chain through bivalue cells (an XY-chain); both a cycle
+    # (CYCLE_RATING) where the chain's ends see each other; all plus SE's length bonus
     "x_chain": 6.6,
-    "xy_chain": 6.5,
+    "xy_chain": 7.0,
     "aic": 7.0,
     # not in SE, which needs forcing chains (7.5 up) where the ALS apply; HoDoKu rates ALS-XZ
     # 20 points (of its scale) above an AIC, ALS-XY-wings 40 and ALS chains 60: kept in that
@@ -194,6 +194,9 @@ HIDDEN_SINGLE_IN_BOX = 1.2
 #: length bonus (``se_length_bonus``).
 STRONG_LINK_BASES = (0.0, 0.0, 4.0, 5.4, 5.8)  # by the number of strong links
 MAX_FISH_LINKS = 4
+#: SE's X- and Y-cycles: an X- or XY-chain whose ends see each other closes a loop, which SE
+#: finds as a cycle of that many nodes (its length bonus counts two fewer than a chain's)
+CYCLE_RATING = 6.5
 SHAPE_BONUS = 0.1
 OTHER_UNIT_BONUS = 0.3
 UR_TYPE_BONUS = 0.1  # unique and avoidable rectangles beyond type 1 rate a step higher, as in SE
@@ -550,8 +553,12 @@ def rate_steps(steps, proof, T, ratings, direct_ratings, tally):
             tech == X_CHAIN and p1 - p0 <= 2 * MAX_FISH_LINKS
         ):
             rating = strong_link_rating(proof[p0:p1], T.cell_units)
-        elif tech in (X_CHAIN, XY_CHAIN):  # SE's forcing chains, by their nodes
-            rating += se_length_bonus(p1 - p0)
+        elif tech in (X_CHAIN, XY_CHAIN):  # SE's forcing chains and cycles, by their nodes
+            ends = proof[p0], proof[p1 - 1]
+            if ends[0] == ends[1] or sees(ends[0], ends[1], T.peer_bits):
+                rating = CYCLE_RATING + se_length_bonus(p1 - p0 - 2)
+            else:
+                rating += se_length_bonus(p1 - p0)
         elif tech in (UNIQUE_RECTANGLE, AVOIDABLE_RECTANGLE) and extra > 1:
             rating += UR_TYPE_BONUS * (1 + extra // SUBSET_STEP)
         elif tech == VWXYZ_WING:  # SE: by the most digits a cell of the set holds

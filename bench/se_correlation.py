@@ -4,8 +4,9 @@ Run: ``.venv/bin/python bench/se_correlation.py [FILE] [--split tune|held|all] [
 [--by-rating]``. FILE (default: the shared Sudoku Exchange sample,
 ``sudoku_exchange_se_rated_train.tsv``) has one puzzle a line: 81 characters (``0`` or ``.`` for
 a blank), a TAB, its SE rating, and optionally a TAB and its solution; ``#`` lines are comments.
-Prints, for each SE band (< 4, 4-6.5, 6.5-7.5, >= 7.5), the count, Spearman's rho within the
-band, and the mean and spread of the error (our score - SE); then rho over all puzzles.
+Prints, for each SE band (< 4, 4-6.5, 6.5-7.5, >= 7.5) and over all puzzles: the count, the
+share of puzzles whose score is within 0.1 and within 0.2 of their SE rating, Spearman's rho,
+and the mean and spread of the error (our score - SE).
 
 ``--split`` keeps calibration honest: a puzzle belongs to the *tune* half or the *held* half by a
 fixed hash of its text, so tuning on one half and checking on the other needs no second file.
@@ -29,6 +30,8 @@ SPLITS = ("all", "tune", "held")
 DEFAULT_FILE = (
     Path(__file__).resolve().parents[1] / "../shared/data/sudoku_exchange_se_rated_train.tsv"
 )
+# the score is in tenths, as SE's rating: a small slack keeps 0.1 apart within 0.1 in floats
+WITHIN = (0.1 + 1e-9, 0.2 + 1e-9)
 BANDS = ((0.0, 4.0, "< 4"), (4.0, 6.5, "4-6.5"), (6.5, 7.5, "6.5-7.5"), (7.5, 99.0, ">= 7.5"))
 
 
@@ -81,29 +84,33 @@ def report(rows: list[tuple[str, float]], by_rating: bool = False) -> dict[str, 
     score = np.asarray(table.score)
     hardest = np.asarray(table.hardest)
     error = score - se
-    print(f"{len(rows)} puzzles graded in {seconds:.1f} s")
-    print(f"{'SE band':>8} {'n':>5} {'rho':>6} {'mean err':>9} {'sd err':>7}  most common hardest")
+    print(f"{len(rows)} puzzles graded in {seconds:.1f} s ({len(rows) / seconds:,.0f}/s)")
+    print(
+        f"{'SE band':>8} {'n':>5} {'<=0.1':>6} {'<=0.2':>6} {'rho':>6} {'mean err':>9} "
+        f"{'sd err':>7}  most common hardest"
+    )
     found = {}
-    for low, high, label in BANDS:
+    for low, high, label in (*BANDS, (0.0, 99.0, "all")):
         inside = (se >= low) & (se < high)
         if not inside.any():
             continue
         rho = spearman(se[inside], score[inside])
         found[label] = rho
         common = Counter(int(h) for h in hardest[inside]).most_common(2)
-        names = ", ".join(f"{_name(h)} {c}" for h, c in common)
+        names = ", ".join(f"{_name(h)} {c}" for h, c in common) if label != "all" else ""
+        near = np.abs(error[inside])
         print(
-            f"{label:>8} {inside.sum():5d} {rho:6.3f} {error[inside].mean():+9.3f} "
+            f"{label:>8} {inside.sum():5d} {np.mean(near <= WITHIN[0]):6.1%} "
+            f"{np.mean(near <= WITHIN[1]):6.1%} {rho:6.3f} {error[inside].mean():+9.3f} "
             f"{error[inside].std():7.3f}  {names}"
         )
-    found["all"] = spearman(se, score)
-    print(f"{'all':>8} {len(rows):5d} {found['all']:6.3f} {error.mean():+9.3f} {error.std():7.3f}")
     if by_rating:
-        print(f"\n{'SE':>5} {'n':>4} {'mean':>6} {'p10':>6} {'p90':>6}")
+        print(f"\n{'SE':>5} {'n':>4} {'mean':>6} {'p10':>6} {'p90':>6} {'exact':>6}")
         for rating in np.unique(se):
             at = score[se == rating]
             p10, p90 = np.percentile(at, (10, 90))
-            print(f"{rating:5.1f} {len(at):4d} {at.mean():6.2f} {p10:6.2f} {p90:6.2f}")
+            exact = np.mean(np.abs(at - rating) < WITHIN[0] / 2)
+            print(f"{rating:5.1f} {len(at):4d} {at.mean():6.2f} {p10:6.2f} {p90:6.2f} {exact:6.1%}")
     return found
 
 

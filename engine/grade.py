@@ -88,6 +88,7 @@ from engine.logic.state import (
     TRIAL_AND_ERROR,
     TUVWXYZ_WING,
     TWO_STRING_KITE,
+    UNIQUE_LOOP,
     UNIQUE_RECTANGLE,
     VWXYZ_WING,
     X_CHAIN,
@@ -144,6 +145,7 @@ RATINGS: dict[str, float] = {
     "bug_plus_one": 5.6,
     "hidden_rectangle": 4.6,
     "avoidable_rectangle": 4.5,
+    "unique_loop": 4.6,  # SE: 6 cells 4.6, 8 cells 4.7, 10 and more 5.0 (LOOP_RATINGS)
     # Sukaku Explainer's wings of a bivalue cell and an almost locked set of 4, 5, 6 cells: the
     # VWXYZ-wing 6.2-6.4 by the most digits a set cell holds (VWXYZWingHint), 6.6, 7.5
     "vwxyz_wing": 6.2,
@@ -199,6 +201,9 @@ MAX_FISH_LINKS = 4
 CYCLE_RATING = 6.5
 SHAPE_BONUS = 0.1
 OTHER_UNIT_BONUS = 0.3
+#: SE's unique loops by their cells (4 would be a rectangle; 10 and more rate as 10)
+LOOP_RATINGS = (0.0, 0.0, 4.5, 4.6, 4.7, 5.0)
+LOOP_LONG = 10
 UR_TYPE_BONUS = 0.1  # unique and avoidable rectangles beyond type 1 rate a step higher, as in SE
 CHAIN_BONUS = 0.1  # per step of the length ladder below
 CHAIN_FREE_LINKS = 4  # chains up to this many links get no bonus
@@ -489,8 +494,15 @@ UNIQUENESS_TECHNIQUES = (
     "bug_plus_one",
     "hidden_rectangle",
     "avoidable_rectangle",
+    "unique_loop",
 )
-_UNIQUENESS_IDS = (UNIQUE_RECTANGLE, BUG_PLUS_ONE, HIDDEN_RECTANGLE, AVOIDABLE_RECTANGLE)
+_UNIQUENESS_IDS = (
+    UNIQUE_RECTANGLE,
+    BUG_PLUS_ONE,
+    HIDDEN_RECTANGLE,
+    AVOIDABLE_RECTANGLE,
+    UNIQUE_LOOP,
+)
 assert {TECHNIQUES[t] for t in _UNIQUENESS_IDS} == set(UNIQUENESS_TECHNIQUES), (
     "assumes_uniqueness must test every technique of UNIQUENESS_TECHNIQUES"
 )
@@ -499,10 +511,10 @@ assert {TECHNIQUES[t] for t in _UNIQUENESS_IDS} == set(UNIQUENESS_TECHNIQUES), (
 @kernel
 def assumes_uniqueness(steps):
     """True when a step is sound only for a puzzle with one solution (unique, hidden and
-    avoidable rectangles, BUG+1)."""
+    avoidable rectangles, unique loops, BUG+1)."""
     for i in range(steps.shape[0]):
         tech = steps[i, S_TECH]
-        if tech in (UNIQUE_RECTANGLE, BUG_PLUS_ONE, HIDDEN_RECTANGLE, AVOIDABLE_RECTANGLE):
+        if tech in _UNIQUENESS_IDS:
             return True
     return False
 
@@ -561,6 +573,8 @@ def rate_steps(steps, proof, T, ratings, direct_ratings, tally):
                 rating += se_length_bonus(p1 - p0)
         elif tech in (UNIQUE_RECTANGLE, AVOIDABLE_RECTANGLE) and extra > 1:
             rating += UR_TYPE_BONUS * (1 + extra // SUBSET_STEP)
+        elif tech == UNIQUE_LOOP:
+            rating = LOOP_RATINGS[min(extra, LOOP_LONG) // 2]
         elif tech == VWXYZ_WING:  # SE: by the most digits a cell of the set holds
             rating += SHAPE_BONUS * (2 - abs(3 - extra))
         elif X_CHAIN <= tech < TRIAL_AND_ERROR and tech != TUVWXYZ_WING:  # chains by length

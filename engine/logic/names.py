@@ -45,6 +45,7 @@ NAMES: dict[str, str] = {
     "bug_plus_one": "Bivalue Universal Grave + 1",
     "hidden_rectangle": "Hidden Rectangle",
     "avoidable_rectangle": "Avoidable Rectangle",
+    "unique_loop": "Unique Loop",
     "vwxyz_wing": "VWXYZ-Wing",
     "uvwxyz_wing": "UVWXYZ-Wing",
     "sue_de_coq": "Sue de Coq",

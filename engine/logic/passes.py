@@ -48,6 +48,7 @@ from engine.logic.killer import (
     find_cage_subsets,
     find_sum_groups,
 )
+from engine.logic.loops import find_unique_loops
 from engine.logic.single_digit import find_empty_rectangles, find_turbot
 from engine.logic.singles import find_singles
 from engine.logic.state import (
@@ -108,6 +109,7 @@ from engine.logic.state import (
     TUVWXYZ_WING,
     TWO_STRING_KITE,
     U0,
+    UNIQUE_LOOP,
     UNIQUE_RECTANGLE,
     UVWXYZ_WING,
     VWXYZ_WING,
@@ -186,6 +188,7 @@ RUNGS = (
     UNIQUE_RECTANGLE,
     AVOIDABLE_RECTANGLE,
     HIDDEN_RECTANGLE,
+    UNIQUE_LOOP,
     NAKED_QUAD,
     JELLYFISH,
     HIDDEN_QUAD,
@@ -252,6 +255,7 @@ PERSON_RUNGS = (
     UNIQUE_RECTANGLE,
     HIDDEN_RECTANGLE,
     AVOIDABLE_RECTANGLE,
+    UNIQUE_LOOP,
     FINNED_X_WING,
     FINNED_SWORDFISH,
     FINNED_JELLYFISH,
@@ -383,6 +387,8 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_unique_rectangles(cand, placed, pos, T, rec, rung)
     elif rung == AVOIDABLE_RECTANGLE:
         find_avoidable_rectangles(cand, placed, work.given, T, rec)
+    elif rung == UNIQUE_LOOP:
+        find_unique_loops(cand, placed, T, rec)
     elif rung == SUE_DE_COQ:
         find_sue_de_coq(cand, placed, T, rec)
     elif rung == BUG_PLUS_ONE:

@@ -32,6 +32,7 @@ OFF_ON_VARIANTS = {
     "bug_plus_one": _SWAP,
     "hidden_rectangle": _SWAP,
     "avoidable_rectangle": _SWAP,
+    "unique_loop": _SWAP,
 }
 #: Off on Jigsaw grids too, with the reason.
 OFF_ON_JIGSAW = {

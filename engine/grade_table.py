@@ -256,6 +256,7 @@ def _grade_row(values, i, logic, tables, buffers, out, dispatch, unique):
         rec,
         logic.work,
         dispatch,
+        True,
     )
     if result != SOLVED:
         return False

@@ -89,14 +89,29 @@ SKILLS = (
     ),
     Skill(
         "linked cells with few candidates",
-        "three or four cells with few candidates, linked through one of them",
-        ("xy_wing", "xyz_wing", "wxyz_wing", "w_wing"),
+        "cells with few candidates, linked through one of them or through a group of cells "
+        "in one unit",
+        (
+            "xy_wing",
+            "xyz_wing",
+            "wxyz_wing",
+            "w_wing",
+            "vwxyz_wing",
+            "uvwxyz_wing",
+            "tuvwxyz_wing",
+        ),
     ),
     Skill(
         "the one-solution rule",
-        "the one-solution rule: no rectangle of four cells may be left with the same two "
+        "the one-solution rule: no rectangle or loop of cells may be left with the same two "
         "candidates",
-        ("unique_rectangle", "hidden_rectangle", "avoidable_rectangle", "bug_plus_one"),
+        (
+            "unique_rectangle",
+            "hidden_rectangle",
+            "avoidable_rectangle",
+            "unique_loop",
+            "bug_plus_one",
+        ),
     ),
     Skill(
         "either-or chains",

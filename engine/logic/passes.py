@@ -587,22 +587,39 @@ def _rated_at_naked_single_or_more(rung, rec, first_step):
 def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work):
     """Run the pass loop from the givens; returns (result, passes). See the module docstring."""
     return pass_loop(
-        values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, run_rung
+        values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, run_rung, True
     )
 
 
 @kernel
 def solve_person_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work):
-    """:func:`solve_passes` on the person's ladder (``PERSON_RUNG_ARRAY``)."""
+    """:func:`solve_passes` on the person's ladder (``PERSON_RUNG_ARRAY``), which takes each
+    technique as it comes (a direct step is the technique's own, as HoDoKu shows it)."""
     return pass_loop(
-        values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, run_person_rung
+        values,
+        full,
+        T,
+        enabled,
+        rungs,
+        cand,
+        placed,
+        solved_pass,
+        pos,
+        rec,
+        work,
+        run_person_rung,
+        False,
     )
 
 
 @kernel(inline="always")
-def pass_loop(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, dispatch):
+def pass_loop(
+    values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, dispatch, direct
+):
     """The pass loop over ``rungs``, each run by ``dispatch`` (``run_rung``, or ``run_core_rung``
-    for a loop that compiles in seconds: a kernel links only the finders its dispatch calls)."""
+    for a loop that compiles in seconds: a kernel links only the finders its dispatch calls).
+    ``direct``: True for the grader's loop, which takes SE's direct steps first
+    (``_direct_pass``)."""
     peers = T.peers
     steps, counts = rec.steps, rec.counts
     counts[:] = 0
@@ -630,9 +647,9 @@ def pass_loop(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, r
             # direct steps come before the plain rungs while they can lower the rating: until
             # a plain pass has rated 2.6 or more (every rung but the singles and the cage
             # combinations does), as the direct forms rate 1.7 to 2.5
-            direct = rung == LOCKED_POINTING and not plain_seen
-            if not (direct and _direct_pass(cand, placed, pos, T, enabled, rec, work)):
-                direct = False
+            taken = direct and rung == LOCKED_POINTING and not plain_seen
+            if not (taken and _direct_pass(cand, placed, pos, T, enabled, rec, work)):
+                taken = False
                 dispatch(rung, cand, placed, pos, T, enabled, rec, work)
             if counts[C_OVERFLOW]:
                 return OVERFLOW, passes
@@ -644,11 +661,11 @@ def pass_loop(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, r
                         settled = _direct_alternative(
                             cand, placed, pos, T, enabled, rec, work, first_step
                         )
-                    elif direct:
+                    elif taken:
                         settled = steps[first_step, S_TECH] == HIDDEN_TRIPLE
                     else:
                         settled = _rated_at_naked_single_or_more(rung, rec, first_step)
-                plain_seen |= not direct and rung != FULL_HOUSE and rung != CAGE_COMBINATION
+                plain_seen |= not taken and rung != FULL_HOUSE and rung != CAGE_COMBINATION
                 passes += 1
                 for s in range(first_step, counts[C_STEPS]):
                     steps[s, S_PASS] = passes

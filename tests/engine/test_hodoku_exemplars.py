@@ -90,6 +90,7 @@ HODOKU_ORDER = (
     "sashimi_jellyfish",
     "hidden_rectangle",
     "avoidable_rectangle",
+    "unique_loop",  # not HoDoKu's: no exemplar
     "sue_de_coq",
     "simple_colouring",
     "x_chain",
@@ -98,6 +99,9 @@ HODOKU_ORDER = (
     "wxyz_wing",  # not HoDoKu's (its ALS find these, after the chains): no exemplar
     "grouped_aic",
     "grouped_x_chain",  # part of HoDoKu's grouped nice loops
+    "vwxyz_wing",  # Sukaku Explainer's wings, ALS-XZ to HoDoKu: no exemplar
+    "uvwxyz_wing",
+    "tuvwxyz_wing",
     "als_xz",
     "als_xy_wing",
     "als_chain",

@@ -5,24 +5,27 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
 * Every step gets a rating on the SE scale (``RATINGS``): full house 1.0, hidden single 1.2 in a
   box and 1.5 in a line, naked single 2.3, pointing 2.6, claiming 2.8, naked pair 3.0, X-wing 3.2,
   hidden pair 3.4, naked triple 3.6, swordfish 3.8, hidden triple 4.0, and, as Sukaku Explainer
-  (the SE that rated the public puzzle banks) does, skyscraper 4.0, 2-string kite 4.1, any other
-  turbot fish (an X-chain of two strong links) and empty rectangle 4.2; XY-wing 4.2, finned (and
-  sashimi) X-wing 4.3, XYZ-wing 4.4, unique rectangle 4.5 (types beyond 1: 4.6; type 3 0.1 more
-  per naked-subset digit beyond two, as SE), avoidable rectangle as unique rectangle, hidden
-  rectangle 4.6 (as SE's type 4), naked quad 5.0, jellyfish 5.2, hidden quad 5.4, X-chains of
-  three strong links and WXYZ-wing 5.5, BUG+1 5.6, finned swordfish 5.7 and jellyfish 6.1
-  (Sukaku Explainer's grouped strong links), colouring and W-wing 6.5-6.6 (SE finds them as
-  chains), Sue de Coq 6.6 (SE has none: HoDoKu scores it between the W-wing and the X-chain),
-  chains from 6.5 plus a bonus that grows with the
-  logarithm of their length.
+  (the SE that rated the public puzzle banks) does, X-chains of two to four strong links as its
+  strong-linked fishes (``strong_link_rating``: skyscraper 4.0, 2-string kite 4.1, ... four links
+  5.8-6.1), empty rectangle and finned (and sashimi) X-wing 4.3, finned swordfish 5.7 and
+  jellyfish 6.1 (grouped strong links); XY-wing 4.2, XYZ-wing 4.4, unique rectangle 4.5 (types
+  beyond 1: 4.6; type 3 0.1 more per naked-subset digit beyond two, as SE), avoidable rectangle
+  as unique rectangle, hidden rectangle 4.6 (as SE's type 4), unique loops 4.6-5.0 by their
+  cells, naked quad 5.0, jellyfish 5.2, hidden quad 5.4, WXYZ-wing 5.5, BUG+1 5.6, VWXYZ-wing
+  6.2-6.4, UVWXYZ-wing 6.6, TUVWXYZ-wing 7.5, colouring and W-wing 6.5-6.6 (SE finds them as
+  chains), Sue de Coq 6.6 (SE has none: HoDoKu scores it between the W-wing and the X-chain);
+  longer X-chains and XY-chains as SE's forcing chains (6.6, 7.0) or, where their ends see each
+  other, cycles (6.5), plus SE's length bonus by their nodes (``se_length_bonus``); AICs and
+  grouped chains from 6.7-7.0 plus a bonus that grows with the logarithm of their length.
 * A pass counts at the rating of the easiest step it offers, as a rater takes the easiest step
   (a puzzle whose every pass has a hidden single in a box is a 1.2, one that once offers only
-  naked singles 2.3). *Direct* forms, whose eliminations leave a hidden single at once, rate
-  lower as in SE (``DIRECT_RATINGS``): pointing 1.7, claiming 1.9, hidden pair 2.0, hidden
-  triple 2.5; a pass of naked singles only that also offers one of the first three counts at it.
-  A pass of one of these techniques counts at the direct rating only when all its steps are
-  direct: SE takes one direct step and its single, and still needs the plain technique for the
-  rest (this moved our means on SE's 2.5-3.4 bands onto SE's ratings).
+  naked singles 2.3). *Direct* forms, whose eliminations leave a hidden single where SE looks
+  for it (``engine.logic.state.flag_direct``), rate lower as in SE (``DIRECT_RATINGS``):
+  pointing 1.7, claiming 1.9, hidden pair 2.0, hidden triple 2.5. The grader's pass loop takes
+  them as passes of their own before any plain technique, as SE does (``_direct_pass`` in
+  ``engine.logic.passes``); a pass of naked singles only that also offers one of the first three
+  counts at it. A plain pass of these techniques counts at the direct rating only when all its
+  steps are direct.
 * The puzzle's rating is its hardest pass's, and the score is that rating to one decimal, as SE
   prints it (``final_score``): a puzzle book quotes "SE 8.3", so the score is a number SE could
   give. Puzzles of one score are told apart by their iteration count, kept beside it.

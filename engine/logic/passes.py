@@ -7,7 +7,10 @@ pass ends. The count of passes is therefore deterministic and independent of sca
 a digit also removes it from the cell's peers (pencil marks are always kept up to date).
 
 Rungs: the three singles (full house, naked single, hidden single) form the first rung, so one
-pass places every single visible at its start; every other technique is a rung of its own. Rungs
+pass places every single visible at its start; every other technique is a rung of its own. The
+grader's loop also takes SE's *direct* steps (a locked candidate or hidden pair or triple that
+leaves a hidden single) as a pass of their own before the plain rungs (``_direct_pass``), as SE
+does, until a plain pass has rated above them. Rungs
 are ordered by their Sudoku Explainer rating (``RUNGS``): that is the order a rater would reach
 for them, and it is what makes the score rank puzzles the way SE does. The contract's ladder
 (``TECHNIQUES``) orders the same ids for ``hardest`` and for tier bands. The last rung,

@@ -518,7 +518,7 @@ DIRECT_BELOW_NAKED = (LOCKED_POINTING, LOCKED_CLAIMING, HIDDEN_PAIR)
 DIRECT_FORMS = (LOCKED_POINTING, LOCKED_CLAIMING, HIDDEN_PAIR, HIDDEN_TRIPLE)
 
 
-@kernel
+@kernel(inline="always")
 def _direct_alternative(cand, placed, pos, T, enabled, rec, work, first_step):
     """For a singles pass that offers naked singles only, note in its first step (``S_DIRECT``)
     the first technique of DIRECT_BELOW_NAKED with a direct step, which a rater would take

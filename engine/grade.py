@@ -252,8 +252,8 @@ def _rung_floor(rung: int) -> float:
         return RATINGS["full_house"]
     if TURBOT <= rung <= FOUR_LINK_RUNG:
         return STRONG_LINK_BASES[2 + rung - TURBOT]
-    if rung == X_CHAIN:
-        return RATINGS["x_chain"]
+    if rung in (X_CHAIN, XY_CHAIN):  # a chain whose ends see each other rates as SE's cycle
+        return CYCLE_RATING
     if rung == _TE:
         return TRIAL_BASE  # a trial pass rates by its length (rate_steps), never below its base
     name = TECHNIQUES[rung]

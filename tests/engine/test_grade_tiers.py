@@ -119,7 +119,7 @@ def test_grade_uses_the_bands_it_is_given() -> None:
     assert engine.grade(puzzle, tiers=nothing).tier is None
 
 
-@pytest.mark.parametrize("max_score", [1.5, 2.5, 3.5, 4.3, 6.0, 7.5])
+@pytest.mark.parametrize("max_score", [1.5, 2.5, 3.5, 4.3, 6.0, 6.6, 7.5])
 def test_grade_within_is_grade_or_certainly_above(shared_data: Path, max_score: float) -> None:
     """A shortened ladder gives grade()'s very grade, or None only for puzzles scoring above."""
     puzzles = read_puzzles(shared_data / "17_clue.txt")[:150]

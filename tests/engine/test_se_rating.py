@@ -83,3 +83,11 @@ def test_puzzles_get_se_rating(puzzle: str, se: float, technique: str) -> None:
 def test_batch_and_single_grades_agree_on_the_sample() -> None:
     table = engine.grade_many([puzzle for puzzle, _, _ in SAMPLE])
     assert list(table.score) == [se for _, se, _ in SAMPLE]
+
+
+@pytest.mark.parametrize(("puzzle", "se", "technique"), SAMPLE, ids=SAMPLE_IDS)
+def test_a_ladder_cut_at_the_score_still_grades_it(puzzle: str, se: float, technique: str) -> None:
+    """The digger's shortened ladder (``rungs_within``) keeps every rung that can rate ``se``:
+    a Y-cycle of 6.6 is on the XY-chain rung, whose forcing chains rate from 7.0."""
+    within = engine.grade_within(puzzle, se)
+    assert within is not None and within.score == se

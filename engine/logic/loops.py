@@ -15,7 +15,9 @@ more; at most two cells may hold digits besides a and b, unless those extra digi
   b leaves both.
 
 SE rates a loop of 6 cells 4.6, of 8 cells 4.7, of 10 or more 5.0 (``extra`` = its length).
-Longer walks than ``MAX_LOOP`` cells are not searched (a loop of 12 already rates as one of 10).
+Longer walks than ``MAX_LOOP`` cells are not searched (a loop of 12 already rates as one of 10),
+and a walk from one cell stops after ``STEP_BUDGET`` steps, so that a state where many cells
+hold the same pair cannot make the search explode (the same steps every time: deterministic).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from engine.logic.state import (
 )
 
 MAX_LOOP = 12
+STEP_BUDGET = 4096
 KINDS = 3  # rows, columns, boxes: the units a loop walks (uniqueness is off on variants)
 
 
@@ -59,7 +62,8 @@ def find_unique_loops(cand, placed, T, rec):
         depth = 0
         path[0], last_kind[0], kind[0], at[0] = start, -1, 0, -1
         extras[0], spare[0] = U0, 2
-        while depth >= 0:
+        budget = STEP_BUDGET
+        while depth >= 0 and budget > 0:
             at[depth] += 1
             if at[depth] == n:
                 kind[depth] += 1
@@ -82,6 +86,7 @@ def find_unique_loops(cand, placed, T, rec):
             more = cand[step] & ~pair
             if more != U0 and popcount(extras[depth] | more) > 1 and spare[depth] == 0:
                 continue
+            budget -= 1
             depth += 1
             path[depth], last_kind[depth], kind[depth], at[depth] = step, kind[depth - 1], 0, -1
             extras[depth] = extras[depth - 1] | more

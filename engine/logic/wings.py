@@ -26,8 +26,8 @@ import numpy as np
 
 from engine.jit import kernel
 from engine.logic.state import (
-    TUVWXYZ_WING,
     U0,
+    UVWXYZ_WING,
     VWXYZ_WING,
     W_WING,
     WXYZ_WING,
@@ -266,7 +266,7 @@ def find_als_wings(cand, placed, T, rec, tech):
     sets of one unit, found by a search over the unit's open cells that drops a branch once its
     digits outnumber the cells it may still hold, each with every bivalue cell it can pair."""
     units, cell_units = T.units, T.cell_units
-    size = 4 + tech - VWXYZ_WING if tech != TUVWXYZ_WING else 6
+    size = 4 if tech == VWXYZ_WING else 5 if tech == UVWXYZ_WING else 6
     digits_wanted = size + 1
     n = units.shape[1]
     members = np.empty(n, dtype=np.int64)

@@ -154,16 +154,18 @@ LOCKED_TRIPLE = TURBOT + 4
 REMOTE_PAIR = TURBOT + 5
 GROUPED_NICE_LOOP = TURBOT + 6
 
-#: Rungs of the pass loop, easiest first by Sudoku Explainer rating (as Sukaku Explainer, which
-#: rates the single-digit patterns with the wings); FULL_HOUSE stands for the singles rung (all
+#: Rungs of the pass loop in Sukaku Explainer's order (the order of its techniques, mostly by
+#: rating: its strong-linked fishes of two links, the finned X-wing among them, come before the
+#: XY-wing; of three links after the hidden quad, of four after BUG; the VWXYZ- and UVWXYZ-wings
+#: before the chains, the TUVWXYZ-wing after them); FULL_HOUSE stands for the singles rung (all
 #: three singles), a finned fish's rung finds the sashimi fish of its size too. SE rates unique
 #: rectangles 4.5 (type 1) to 4.8 (UniqueLoopHint and its type hints: +0.1 for types 2 and 4,
-#: +0.1 per naked-subset digit for type 3); it has no avoidable or hidden rectangle, which HoDoKu
-#: scores as unique rectangles (100), so they follow them. SE has no Sue de Coq either: HoDoKu
-#: scores it 250, between the W-wing (150) and the X-chain (260). The grouped and ALS rungs come
-#: after the chains, as HoDoKu rates them. The ALS_XZ rung stands for the three ALS techniques:
-#: it climbs ALS-XZ, ALS-XY-wing and ALS chains on one node graph (``find_als``); the grouped
-#: AIC, whose nodes include the ALS, comes after it.
+#: +0.1 per naked-subset digit for type 3), its longer loops after them; it has no avoidable or
+#: hidden rectangle, which HoDoKu scores as unique rectangles (100), so they follow them. SE has
+#: no Sue de Coq either: HoDoKu scores it 250, between the W-wing (150) and the X-chain (260).
+#: The grouped and ALS rungs come after the chains, as HoDoKu rates them. The ALS_XZ rung stands
+#: for the three ALS techniques: it climbs ALS-XZ, ALS-XY-wing and ALS chains on one node graph
+#: (``find_als``); the grouped AIC, whose nodes include the ALS, comes after it.
 RUNGS = (
     FULL_HOUSE,
     CAGE_COMBINATION,

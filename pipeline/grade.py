@@ -146,7 +146,7 @@ def format_summary(summary: Summary) -> str:
             if summary.hardest_techniques[name]
         ]
         lines.append(
-            f"score  min {summary.score_min:.2f}  mean {mean:.2f}  max {summary.score_max:.2f}"
+            f"score  min {summary.score_min:.1f}  mean {mean:.2f}  max {summary.score_max:.1f}"
         )
         lines += [
             f"  {low}.0-{low}.9{'':<12}{count:>9}"
@@ -158,7 +158,7 @@ def format_summary(summary: Summary) -> str:
             for b, count in sorted(summary.iteration_bins.items())
         ]
         lines.append("hardest (score)")
-        lines += [f"  {s:7.2f}  {what}" for s, _, what in sorted(summary.hardest, reverse=True)]
+        lines += [f"  {s:7.1f}  {what}" for s, _, what in sorted(summary.hardest, reverse=True)]
         lines.append("slowest to grade (seconds)")
         lines += [f"  {s:7.3f}  {what}" for s, _, what in sorted(summary.slowest, reverse=True)]
     if summary.problems:

@@ -138,6 +138,8 @@ def grade_blocks(summary: GradeSummary) -> list[Block]:
         for b, count in sorted(summary.iteration_bins.items())
     ]
     mean = summary.score_total / graded if graded else math.nan  # shown only when graded
+    # a score is SE's tenths; the mean keeps two decimals
+    shown = (f"{summary.score_min:.1f}", f"{mean:.2f}", f"{summary.score_max:.1f}")
     return [
         Chart(
             "chart-status",
@@ -157,10 +159,7 @@ def grade_blocks(summary: GradeSummary) -> list[Block]:
                     summary.rows,
                     graded,
                     summary.not_ok,
-                    *(
-                        f"{score:.2f}" if graded else "-"
-                        for score in (summary.score_min, mean, summary.score_max)
-                    ),
+                    *(shown if graded else ("-", "-", "-")),
                 )
             ],
         ),
@@ -168,7 +167,7 @@ def grade_blocks(summary: GradeSummary) -> list[Block]:
             "table-hardest",
             "Hardest puzzles",
             ("score", "puzzle"),
-            [(f"{s:.2f}", what) for s, _, what in sorted(summary.hardest, reverse=True)],
+            [(f"{s:.1f}", what) for s, _, what in sorted(summary.hardest, reverse=True)],
         ),
         Table(
             "table-slowest",
@@ -222,7 +221,7 @@ def _group_row(name: str, rows: Sequence[Mapping[str, Any]]) -> tuple[Any, ...]:
         return (name, len(rows), "-", "-", "-", "-")
     median = scores[len(scores) // 2]
     mean_clues = f"{sum(clues) / len(clues):.1f}" if clues else "-"
-    return (name, len(rows), f"{scores[0]:.2f}", f"{median:.2f}", f"{scores[-1]:.2f}", mean_clues)
+    return (name, len(rows), f"{scores[0]:.1f}", f"{median:.1f}", f"{scores[-1]:.1f}", mean_clues)
 
 
 def _chart(chart: Chart) -> str:

@@ -32,10 +32,10 @@ from engine.logic.state import (
     bit_index,
     commit,
     eliminate,
+    eliminate_seeing_holders,
     lowest_bit,
     mark,
     popcount,
-    sees,
 )
 
 MAX_LOOP = 12
@@ -151,16 +151,7 @@ def _loop(cand, placed, T, rec, loop, pair):
     if popcount(digits) == 1:  # type 2: the extra digit leaves cells that see every holder
         start = mark(rec)
         _prove(rec, loop)
-        first = more[0]
-        for k in range(peers.shape[1]):
-            p = peers[first, k]
-            if placed[p] or cand[p] & digits == U0 or _on_path(loop, length - 1, p):
-                continue
-            seen = True
-            for i in range(1, count):
-                seen &= sees(p, more[i], peer_bits)
-            if seen:
-                eliminate(rec, cand, p, bit_index(digits))
+        eliminate_seeing_holders(rec, cand, placed, peers, peer_bits, more[:count], digits, -1)
         commit(rec, start, UNIQUE_LOOP, length, pair | digits)
     if count == 2:
         _type_4(cand, placed, T, rec, loop, pair, more[0], more[1])

@@ -436,6 +436,28 @@ def eliminate_common(rec, cand, placed, peers, peer_bits, x, y, digit):
 
 
 @kernel
+def eliminate_seeing_holders(rec, cand, placed, peers, peer_bits, cells, digit, also):
+    """Record the elimination of ``digit`` (a bit) from every open cell outside ``cells`` that
+    sees all of ``cells`` holding it, and cell ``also`` too unless it is -1 (one of those
+    holders has the digit: wings, unique loops)."""
+    first = -1
+    for c in cells:
+        if cand[c] & digit:
+            first = c
+            break
+    for k in range(peers.shape[1]):  # cells that see every holder: peers of the first
+        p = peers[first, k]
+        if placed[p] or cand[p] & digit == U0 or p == also or p in cells:
+            continue
+        seen = also < 0 or sees(p, also, peer_bits)
+        for c in cells:
+            if cand[c] & digit and c != first:
+                seen &= sees(p, c, peer_bits)
+        if seen:
+            add_effect(rec, p, bit_index(digit), ELIMINATE)
+
+
+@kernel
 def digit_cells(pos, units, digit, cells):
     """Write the digit's open cells into ``cells``, a bitset over the cells (as ``peer_bits``
     rows), from its row layers: the rows cover every cell once."""

@@ -37,6 +37,7 @@ from engine.logic.state import (
     commit,
     eliminate,
     eliminate_common,
+    eliminate_seeing_holders,
     line_links,
     lowest_bit,
     mark,
@@ -242,21 +243,7 @@ def _wxyz(cand, placed, peers, peer_bits, rec, pivot, a, b, c):
     while m:
         x = lowest_bit(m)
         m ^= x
-        first = -1
-        for cell in cells:
-            if cand[cell] & x:
-                first = cell
-                break
-        for k in range(peers.shape[1]):  # cells that see every holder of x: peers of the first
-            p = peers[first, k]
-            if placed[p] or cand[p] & x == U0 or p in cells:
-                continue
-            seen = True
-            for cell in cells:
-                if cand[cell] & x and cell != first and not sees(p, cell, peer_bits):
-                    seen = False
-            if seen:
-                eliminate(rec, cand, p, bit_index(x))
+        eliminate_seeing_holders(rec, cand, placed, peers, peer_bits, cells, x, -1)
     commit(rec, start, WXYZ_WING, pivot, digits)
 
 
@@ -362,11 +349,11 @@ def _pair_with_bivalue_cells(cand, placed, T, rec, tech, cells, union):
             while rest:
                 w = lowest_bit(rest)
                 rest ^= w
-                _eliminate_seeing(cand, placed, T, rec, cells, w, -1)
+                eliminate_seeing_holders(rec, cand, placed, T.peers, T.peer_bits, cells, w, -1)
         while targets:
             d = lowest_bit(targets)
             targets ^= d
-            _eliminate_seeing(cand, placed, T, rec, cells, d, y)
+            eliminate_seeing_holders(rec, cand, placed, T.peers, T.peer_bits, cells, d, y)
         commit(rec, start, tech, most, union)
 
 
@@ -377,25 +364,3 @@ def _all_holders_see(cand, cells, digit, y, peer_bits):
         if cand[c] & digit and not sees(c, y, peer_bits):
             return False
     return True
-
-
-@kernel
-def _eliminate_seeing(cand, placed, T, rec, cells, digit, y):
-    """Eliminate ``digit`` (a bit) from every open cell outside ``cells`` and ``y`` that sees
-    the cells of ``cells`` holding it, and ``y`` too unless it is -1."""
-    peers, peer_bits = T.peers, T.peer_bits
-    first = -1
-    for c in cells:
-        if cand[c] & digit:
-            first = c
-            break
-    for k in range(peers.shape[1]):  # cells that see every holder: peers of the first
-        p = peers[first, k]
-        if placed[p] or cand[p] & digit == U0 or p == y or p in cells:
-            continue
-        seen = y < 0 or sees(p, y, peer_bits)
-        for c in cells:
-            if cand[c] & digit and c != first:
-                seen &= sees(p, c, peer_bits)
-        if seen:
-            eliminate(rec, cand, p, bit_index(digit))

@@ -18,6 +18,9 @@ SE rates a loop of 6 cells 4.6, of 8 cells 4.7, of 10 or more 5.0 (``extra`` = i
 Longer walks than ``MAX_LOOP`` cells are not searched (a loop of 12 already rates as one of 10),
 and a walk from one cell stops after ``STEP_BUDGET`` steps, so that a state where many cells
 hold the same pair cannot make the search explode (the same steps every time: deterministic).
+Walks start from the cells holding just the two digits and never enter such a cell below their
+start, so each loop is found from the lowest of those cells, however the cells are numbered (a
+cell holding more digits may be lower: walks once skipped it, and lost that loop).
 """
 
 from __future__ import annotations
@@ -45,8 +48,8 @@ KINDS = 3  # rows, columns, boxes: the units a loop walks (uniqueness is off on 
 
 @kernel
 def find_unique_loops(cand, placed, T, rec):
-    """Record every unique loop of 6 to MAX_LOOP cells (types 1, 2 and 4), each once: from its
-    lowest cell, in the direction of its lower neighbour."""
+    """Record every unique loop of 6 to MAX_LOOP cells (types 1, 2 and 4), each once per way of
+    walking it: from its lowest cell of just the two digits, towards its lower neighbour."""
     units, cell_units = T.units, T.cell_units
     n = units.shape[1]
     path = np.empty(MAX_LOOP, dtype=np.int64)
@@ -79,7 +82,9 @@ def find_unique_loops(cand, placed, T, rec):
                 if depth >= 5 and path[1] < path[depth] and _valid(path, depth + 1, cell_units):
                     _loop(cand, placed, T, rec, path[: depth + 1], pair)
                 continue
-            if step < start or placed[step] or cand[step] & pair != pair or depth + 1 == MAX_LOOP:
+            if placed[step] or cand[step] & pair != pair or depth + 1 == MAX_LOOP:
+                continue
+            if cand[step] == pair and step < start:  # walked from that cell
                 continue
             if _on_path(path, depth, step):
                 continue

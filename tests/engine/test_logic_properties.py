@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -132,6 +132,7 @@ def test_grade_is_invariant_under_the_group(puzzles: list[str], index: int, seed
 
 @settings(max_examples=15, deadline=None)
 @given(shape=st.sampled_from(SHAPES), seed=st.integers(0, 2**16))
+@example(shape=(3, 4), seed=42688)  # a unique loop whose lowest cell holds more digits
 def test_invariance_on_other_geometries(shape: tuple[int, int], seed: int) -> None:
     geo = geometry(*shape)
     text = dig(geo, seed)

@@ -40,6 +40,9 @@ MIN_NAMED = 0.8
 MIN_NAMED_PRE_EMPTED = {
     # our unique rectangles take some first (they come first in HoDoKu's order too)
     "avoidable_rectangle": 0.75,
+    # a unique loop takes one first (7 of 9), as uniqueness comes before finned fish in HoDoKu's
+    # order; the loop finder missed it until loops whose lowest cell holds more digits counted
+    "finned_swordfish": 0.75,
     # the ALS rung first (4 of 20): the grouped AIC through ALS nodes comes after it, or it
     # would take every ALS exemplar's place (HoDoKu's grouped nice loops use fewer ALS)
     "grouped_aic": 0.7,

@@ -299,8 +299,11 @@ class _KillerDigger:
             self.rate(candidate)
             if candidate.distance == 0.0 and self.accept(candidate):
                 return self.result(candidate)
-            if current is None or candidate.distance < current.distance:
-                current, stalled = candidate, 0
+            if current is None or candidate.distance <= current.distance:
+                # a move that is no further goes on from there: moves towards the band add
+                # up even while every candidate is beyond the band's top (all alike, unrated)
+                closer = current is None or candidate.distance < current.distance
+                current, stalled = candidate, 0 if closer else stalled + 1
             else:
                 stalled += 1
             if closest is None or candidate.distance < closest.distance:

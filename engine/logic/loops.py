@@ -58,13 +58,22 @@ def find_unique_loops(cand, placed, T, rec):
     at = np.empty(MAX_LOOP, dtype=np.int64)
     extras = np.empty(MAX_LOOP, dtype=np.uint64)
     spare = np.empty(MAX_LOOP, dtype=np.int64)
+    held = np.zeros(units.shape[0], dtype=np.int64)  # the path's cells in each unit
+    alive = np.zeros(cand.shape[0], dtype=np.bool_)
+    alive_pair = U0
     for start in range(cand.shape[0]):
         pair = cand[start]
         if placed[start] or popcount(pair) != 2:
             continue
+        if pair != alive_pair:
+            _loop_cells(cand, placed, T, pair, alive, held)
+            alive_pair = pair
+        if not alive[start]:
+            continue
         depth = 0
         path[0], last_kind[0], kind[0], at[0] = start, -1, 0, -1
         extras[0], spare[0] = U0, 2
+        _hold(held, cell_units, start, 1)
         budget = STEP_BUDGET
         while depth >= 0 and budget > 0:
             at[depth] += 1
@@ -74,6 +83,7 @@ def find_unique_loops(cand, placed, T, rec):
             if kind[depth] == last_kind[depth]:
                 kind[depth] += 1
             if kind[depth] >= KINDS:
+                _hold(held, cell_units, path[depth], -1)
                 depth -= 1
                 continue
             cell = path[depth]
@@ -82,11 +92,11 @@ def find_unique_loops(cand, placed, T, rec):
                 if depth >= 5 and path[1] < path[depth] and _valid(path, depth + 1, cell_units):
                     _loop(cand, placed, T, rec, path[: depth + 1], pair)
                 continue
-            if placed[step] or cand[step] & pair != pair or depth + 1 == MAX_LOOP:
+            if not alive[step] or depth + 1 == MAX_LOOP:
                 continue
             if cand[step] == pair and step < start:  # walked from that cell
                 continue
-            if _on_path(path, depth, step):
+            if _on_path(path, depth, step) or _crowded(held, cell_units, step):
                 continue
             more = cand[step] & ~pair
             if more != U0 and popcount(extras[depth] | more) > 1 and spare[depth] == 0:
@@ -96,6 +106,54 @@ def find_unique_loops(cand, placed, T, rec):
             path[depth], last_kind[depth], kind[depth], at[depth] = step, kind[depth - 1], 0, -1
             extras[depth] = extras[depth - 1] | more
             spare[depth] = spare[depth - 1] - (more != U0)
+            _hold(held, cell_units, step, 1)
+        for i in range(max(depth, -1) + 1):  # the budget ran out mid-walk
+            _hold(held, cell_units, path[i], -1)
+
+
+@kernel
+def _loop_cells(cand, placed, T, pair, alive, count):
+    """Mark the cells a loop of ``pair`` may pass through: open, holding both digits, with
+    another such cell in two of its units (a loop cell's two neighbours lie in two units, each
+    holding exactly two loop cells). Cells that fail are dropped until none does, which leaves
+    most states with no candidate cell at all. ``count`` (per unit) is left zeroed."""
+    cell_units = T.cell_units
+    for cell in range(cand.shape[0]):
+        alive[cell] = not placed[cell] and cand[cell] & pair == pair
+        if alive[cell]:
+            _hold(count, cell_units, cell, 1)
+    dropped = True
+    while dropped:
+        dropped = False
+        for cell in range(cand.shape[0]):
+            if not alive[cell]:
+                continue
+            linked = 0
+            for k in range(KINDS):
+                linked += count[cell_units[cell, k]] >= 2
+            if linked < 2:
+                alive[cell] = False
+                _hold(count, cell_units, cell, -1)
+                dropped = True
+    for cell in range(cand.shape[0]):
+        if alive[cell]:
+            _hold(count, cell_units, cell, -1)
+
+
+@kernel
+def _hold(held, cell_units, cell, change):
+    for k in range(KINDS):
+        held[cell_units[cell, k]] += change
+
+
+@kernel
+def _crowded(held, cell_units, cell):
+    """True when one of the cell's units holds two cells of the path already: a loop holds
+    exactly two cells of each unit it crosses, so no loop goes on through this cell."""
+    for k in range(KINDS):  # noqa: SIM110 (a plain loop for numba)
+        if held[cell_units[cell, k]] >= 2:
+            return True
+    return False
 
 
 @kernel

@@ -85,12 +85,12 @@ from engine.grade import (
     RATINGS,
     Grade,
     Rating,
-    assumes_uniqueness,
     rate_within,
     rungs_within,
 )
+from engine.graded_walk import COUNT, GROW, walk_orbits
 from engine.grids import Seed, rng_from
-from engine.logic.passes import Contradiction
+from engine.logic.passes import CORE_RUNG_ARRAY
 from engine.logic.passes import workspace as logic_workspace
 from engine.logic.state import TECHNIQUE_INDEX
 from engine.search9 import scratch9
@@ -567,33 +567,37 @@ class _Digger:
         """One graded walk (see the module doc): the puzzle left when no further orbit can go
         while the ladder cut at the band's top still solves it, rated (None if no orbit went)."""
         assert self.band.score is not None
+        space = logic_workspace(self.geo)
         rungs = rungs_within(self.band.score[1])
+        screen = len(rungs) > len(CORE_RUNG_ARRAY)  # stuck solves past the core cost most
         candidate = _Candidate(self.solution.copy(), np.empty(0, dtype=np.int64))
         puzzle = candidate.puzzle
-        went = False
-        for index in self.rng.permutation(len(self.orbits)).tolist():
-            cells = self.orbits[index]
-            cells = cells[cells != NO_CELL]
-            puzzle[cells] = 0
-            if self.walk_solves(puzzle, rungs):
-                went = True
-            else:
-                puzzle[cells] = self.solution[cells]
+        order = self.rng.permutation(len(self.orbits))
+        position = 0
+        while position < len(order):
+            position, how = walk_orbits(
+                puzzle,
+                self.solution,
+                self.orbits,
+                order,
+                position,
+                space.pass_loop(rungs),
+                screen,
+                self.provers,
+                self.scratch,
+            )
+            if how == GROW:
+                space.grow()
+            elif how == COUNT:  # the solve assumed one solution: count it
+                if count_grid(Grid(self.geo, puzzle.copy()), 2)[0] != 1:
+                    cells = self.orbits[order[position]]
+                    cells = cells[cells != NO_CELL]
+                    puzzle[cells] = self.solution[cells]
+                position += 1
+        space.runs += 1  # the kernel's solves left the workspace's state (see Workspace.runs)
         # the last orbit that went left a unique puzzle the cut ladder solves: rated, never bound
+        went = bool((puzzle == 0).any())
         return self.rated(candidate) if went else candidate
-
-    def walk_solves(self, puzzle: np.ndarray, rungs: np.ndarray) -> bool:
-        """Whether the ladder ``rungs`` solves the puzzle and it is unique: one logic solve, no
-        rating (the walk rates only the puzzle it ends on)."""
-        space = logic_workspace(self.geo)
-        try:  # a uniqueness step can contradict a puzzle with several solutions
-            solved, _ = space.solve(puzzle, rungs=rungs)
-        except Contradiction:
-            return False
-        if solved and assumes_uniqueness(space.steps()):
-            # those steps hold only for a unique puzzle: count it
-            return count_grid(Grid(self.geo, puzzle.copy()), 2)[0] == 1
-        return solved
 
     def fresh(self, tries: int) -> _Candidate:
         """The first of up to ``tries`` new digs from the full grid, each in a fresh random

@@ -30,8 +30,8 @@ from engine.grade import (
 )
 from engine.jit import kernel
 from engine.logic.passes import (
-    ALL_ENABLED,
     CORE_RUNG_ARRAY,
+    NO_CELLS,
     RUNG_ARRAY,
     SOLVED,
     pass_loop,
@@ -44,9 +44,6 @@ from engine.logic.state import (
     S_TECH,
     TECHNIQUE_INDEX,
     TECHNIQUES,
-    RecordArrays,
-    Tables,
-    WorkArrays,
 )
 from engine.search import search
 from engine.solver import workspace as solver_workspace
@@ -109,18 +106,7 @@ def grade_many(
     solutions = np.zeros_like(values)
     cycles = np.zeros(rows, dtype=np.uint64)
     start = time.perf_counter()
-    logic = PassLoop(
-        full=space.full,
-        T=space.T,
-        enabled=space.within_allowed(ALL_ENABLED),
-        rungs=RUNG_ARRAY,
-        cand=space.cand,
-        placed=space.placed,
-        solved_pass=space.solved_pass,
-        pos=space.pos,
-        rec=space.rec,
-        work=space.work,
-    )
+    logic = space.pass_loop(RUNG_ARRAY)
     counter = solver_workspace(geo)
     out = Columns(fast, iterations, rating, hardest, steps, solutions, cycles)
     if before_full_ladder is None:
@@ -172,21 +158,6 @@ def grade_many(
         errors=errors,
         seconds=seconds,
     )
-
-
-class PassLoop(NamedTuple):
-    """The arguments of ``engine.logic.passes.solve_passes`` after the puzzle, as one value."""
-
-    full: np.uint64
-    T: Tables
-    enabled: np.ndarray
-    rungs: np.ndarray
-    cand: np.ndarray
-    placed: np.ndarray
-    solved_pass: np.ndarray
-    pos: np.ndarray
-    rec: RecordArrays
-    work: WorkArrays
 
 
 class Columns(NamedTuple):
@@ -257,6 +228,7 @@ def _grade_row(values, i, logic, tables, buffers, out, dispatch, unique):
         logic.work,
         dispatch,
         True,
+        NO_CELLS,
     )
     if result != SOLVED:
         return False

@@ -17,7 +17,7 @@ import numpy as np
 
 from engine.canon import canonical, canonical_many
 from engine.dig import FRESH_TRIES, DigFailed, dig, run_kernels
-from engine.geometry import geometry_for
+from engine.geometry import geometry, geometry_for
 from engine.grade import grade, grade_within
 from engine.grade_table import grade_many
 from engine.grids import random_grid, random_grids
@@ -124,6 +124,8 @@ def _digger() -> None:
         dig(grid, "easy", symmetry="none", seed=1)
     dig(random_grid(9, seed=2), "hard", symmetry="rotate180", seed=2)
     dig(random_grid(9, seed=3), "extreme", seed=3, minimal=True)
+    x = geometry(3, 3, "x")  # variants' medium and hard digs take the graded walk
+    dig(random_grid(9, seed=5, box=x), "hard", seed=5, box=x)
     with suppress(DigFailed):  # a band too narrow for fresh digs: the local search runs
         dig(random_grid(9, seed=4), RARE, seed=4, minimal=True, budget=FRESH_TRIES + 10)
 

@@ -29,6 +29,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -123,7 +124,9 @@ from engine.logic.state import (
     XY_CHAIN,
     XY_WING,
     XYZ_WING,
+    RecordArrays,
     Tables,
+    WorkArrays,
     bit,
     bit_index,
     build_layers,
@@ -310,8 +313,10 @@ for _run in _RUNS:
     _first = TECHNIQUES.index(_run[0])
     assert TECHNIQUES[_first : _first + len(_run)] == _run, f"run_rung needs {_run} in order"
 
-# kernel results
-SOLVED, STUCK, OVERFLOW, CONTRADICTION = range(4)
+# kernel results (PLACED: the cells a pass loop watched are placed, see ``pass_loop``)
+SOLVED, STUCK, OVERFLOW, CONTRADICTION, PLACED = range(5)
+#: ``until`` for a pass loop that watches no cell (it ends solved, stuck or contradicted)
+NO_CELLS = np.empty(0, dtype=np.int32)
 
 
 @kernel(inline="always")
@@ -589,15 +594,31 @@ def _rated_at_naked_single_or_more(rung, rec, first_step):
 
 
 @kernel
-def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work):
-    """Run the pass loop from the givens; returns (result, passes). See the module docstring."""
+def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, until):
+    """Run the pass loop from the givens; returns (result, passes). See the module docstring;
+    ``until``: cells whose placing ends the loop (``pass_loop``), NO_CELLS for none."""
     return pass_loop(
-        values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, run_rung, True
+        values,
+        full,
+        T,
+        enabled,
+        rungs,
+        cand,
+        placed,
+        solved_pass,
+        pos,
+        rec,
+        work,
+        run_rung,
+        True,
+        until,
     )
 
 
 @kernel
-def solve_person_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work):
+def solve_person_passes(
+    values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, until
+):
     """:func:`solve_passes` on the person's ladder (``PERSON_RUNG_ARRAY``), which takes each
     technique as it comes (a direct step is the technique's own, as HoDoKu shows it)."""
     return pass_loop(
@@ -614,17 +635,33 @@ def solve_person_passes(values, full, T, enabled, rungs, cand, placed, solved_pa
         work,
         run_person_rung,
         False,
+        until,
     )
 
 
 @kernel(inline="always")
 def pass_loop(
-    values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, dispatch, direct
+    values,
+    full,
+    T,
+    enabled,
+    rungs,
+    cand,
+    placed,
+    solved_pass,
+    pos,
+    rec,
+    work,
+    dispatch,
+    direct,
+    until,
 ):
     """The pass loop over ``rungs``, each run by ``dispatch`` (``run_rung``, or ``run_core_rung``
     for a loop that compiles in seconds: a kernel links only the finders its dispatch calls).
     ``direct``: True for the grader's loop, which takes SE's direct steps first
-    (``_direct_pass``)."""
+    (``_direct_pass``). ``until``: cells (negative ones ignored) whose placing ends the loop,
+    PLACED: a digger that blanked them and knows the fuller puzzle solves asks no more (the
+    state is then at least as far as the fuller puzzle's start)."""
     peers = T.peers
     steps, counts = rec.steps, rec.counts
     counts[:] = 0
@@ -676,10 +713,20 @@ def pass_loop(
                     steps[s, S_PASS] = passes
                 if not apply_effects(rec, first_effect, cand, placed, solved_pass, pos, T, passes):
                     return CONTRADICTION, passes
+                if until.shape[0] and _all_placed(placed, until):
+                    return PLACED, passes
                 progress = True
                 break
         if not progress:
             return STUCK, passes
+
+
+@kernel
+def _all_placed(placed, cells):
+    for cell in cells:  # noqa: SIM110 (a plain loop for numba)
+        if cell >= 0 and placed[cell] == 0:
+            return False
+    return True
 
 
 @kernel
@@ -763,6 +810,22 @@ assert all(getattr(_is_core, "py_func", _is_core)(rung) for rung in CORE_RUNGS)
 CORE_RUNG_ARRAY = np.array(CORE_RUNGS, dtype=np.int64)
 
 
+class PassLoop(NamedTuple):
+    """The arguments of :func:`solve_passes` after the puzzle, as one value: what a kernel that
+    runs many pass loops (a batch of grades, a digger's walk) takes."""
+
+    full: np.uint64
+    T: Tables
+    enabled: np.ndarray
+    rungs: np.ndarray
+    cand: np.ndarray
+    placed: np.ndarray
+    solved_pass: np.ndarray
+    pos: np.ndarray
+    rec: RecordArrays
+    work: WorkArrays
+
+
 class Workspace:
     """Preallocated state and record arrays for one geometry (one per thread)."""
 
@@ -788,6 +851,22 @@ class Workspace:
     def grow(self) -> None:
         self.scale *= 2
         self.rec = new_record(self.geometry, self.scale)
+
+    def pass_loop(self, rungs: np.ndarray, enabled: np.ndarray = ALL_ENABLED) -> PassLoop:
+        """This workspace's arrays as :func:`solve_passes` takes them (until the next
+        :meth:`grow`), climbing ``rungs`` with the techniques ``enabled``."""
+        return PassLoop(
+            self.full,
+            self.T,
+            self.within_allowed(enabled),
+            rungs,
+            self.cand,
+            self.placed,
+            self.solved_pass,
+            self.pos,
+            self.rec,
+            self.work,
+        )
 
     def run(
         self, values: np.ndarray, enabled: np.ndarray = ALL_ENABLED, rungs: np.ndarray = RUNG_ARRAY
@@ -820,6 +899,7 @@ class Workspace:
                 self.pos,
                 self.rec,
                 self.work,
+                NO_CELLS,
             )
             if result != OVERFLOW:
                 break

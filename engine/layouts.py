@@ -54,20 +54,40 @@ def box_overlap(region: np.ndarray, box_rows: int, box_cols: int) -> float:
     n = box_rows * box_cols
     box = geometry(box_rows, box_cols).box_of
     counts = np.zeros((n, n), dtype=np.int64)
-    np.add.at(counts, (region, box), 1)
-    return float(counts.max(axis=1).sum() / (n * n))
+    return _overlap(np.asarray(region, dtype=np.int32), box.astype(np.int32), n, counts)
 
 
 def _reshaped(n: int, box_rows: int, box_cols: int, rng: np.random.Generator) -> np.ndarray | None:
     """The boxes after rounds of trades, once far enough from them (None: still too close)."""
-    region = geometry(box_rows, box_cols).box_of.copy()  # the boxes to start from
+    boxes = geometry(box_rows, box_cols).box_of.astype(np.int32)
+    region = boxes.copy()  # the boxes to start from
     stream = np.array([rng.integers(1, 2**63)], dtype=np.uint64)
     scratch = np.empty((3, n * n), dtype=np.int32)
+    counts = np.empty((n, n), dtype=np.int64)
+    return region if _trade_rounds(region, boxes, n, stream, scratch, counts) else None
+
+
+@kernel
+def _trade_rounds(region, boxes, n, stream, scratch, counts):
+    """Up to MAX_ROUNDS rounds of trades, until the regions lie far enough from the ``boxes``
+    (True) or the rounds run out (False)."""
     for _ in range(MAX_ROUNDS):
         trade_round(region, n, stream, scratch)
-        if box_overlap(region, box_rows, box_cols) <= 1 - MOVED:
-            return region
-    return None
+        if _overlap(region, boxes, n, counts) <= 1 - MOVED:
+            return True
+    return False
+
+
+@kernel
+def _overlap(region, boxes, n, counts):
+    """:func:`box_overlap` of ``region`` against ``boxes`` (``counts``: n x n scratch)."""
+    counts[:, :] = 0
+    for cell in range(n * n):
+        counts[region[cell], boxes[cell]] += 1
+    kept = 0
+    for r in range(n):
+        kept += counts[r].max()
+    return kept / (n * n)
 
 
 @kernel

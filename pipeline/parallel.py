@@ -59,6 +59,10 @@ AHEAD = 2  # tasks in flight per worker: enough to keep it busy, few enough to b
 PARENT_POLL = 0.5  # seconds between a local worker's checks that its parent is alive
 HANDOVER_WAIT = 1.0  # seconds at most for loky to queue the tasks in flight before a stop
 KILLED_WORKERS_WARNING = "A worker stopped while some jobs were given to the executor"
+#: The warnings of loky's resource tracker when it cleans up what killed workers held (their
+#: queues' semaphores). It is a process of its own writing to our stderr, after the command's
+#: last line on a stop; it takes our ``-W`` options when it starts.
+TRACKER_WARNINGS = "ignore:resource_tracker:UserWarning"
 
 #: ``check(task, result)`` raises :class:`UntrustedResult` when a worker's result is not what
 #: the task must give; it runs in this process before the result is used.
@@ -230,6 +234,7 @@ def _on_local(
             break
     else:
         return
+    _quiet_resource_tracker()
     executor = get_reusable_executor(max_workers=workers)
     submit = partial(executor.submit, _in_worker, function, os.getpid())
 
@@ -249,6 +254,15 @@ def _on_local(
 
     vet = vetting(function, check, lambda future: "a local worker process")
     yield from _windowed(submit, tasks, AHEAD * workers, vet, kill)
+
+
+def _quiet_resource_tracker() -> None:
+    """Workers killed on a stop leave their semaphores to loky's resource tracker, which unlinks
+    them and warns of each on the user's terminal, after the command's own last line (seen
+    once in many SIGTERM tests). Its ``-W`` options are ours when it starts: it starts with
+    the first pool, after this."""
+    if TRACKER_WARNINGS not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_WARNINGS)
 
 
 def _cancel(futures: list[Any]) -> None:

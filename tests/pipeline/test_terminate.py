@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.parallel import results_in_order
+from pipeline.parallel import TRACKER_WARNINGS, results_in_order
 from pipeline.recipe import ParallelSpec
 from pipeline.stopping import Terminated, terminate_cleanly
 
@@ -45,6 +45,13 @@ def descendants(root: int) -> set[int]:
         frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
         found |= frontier
     return found
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except (FileNotFoundError, ProcessLookupError):
+        return ""
 
 
 def alive(pids: set[int]) -> set[int]:
@@ -78,6 +85,10 @@ def wait_gone(pids: set[int]) -> set[int]:
 def test_sigterm_stops_workers_and_removes_partial_files(tmp_path: Path) -> None:
     output = tmp_path / "grids.parquet"
     process, workers = start_with_workers(output)
+    # the resource trackers unlink what the killed workers held and would warn of it on the
+    # terminal, after the command's last line (seen once): they start told not to
+    trackers = [_cmdline(pid) for pid in workers if "resource_tracker" in _cmdline(pid)]
+    assert trackers and all(f"-W{TRACKER_WARNINGS}" in cmd for cmd in trackers)
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=GONE_TIMEOUT * 3)
     assert process.returncode == 143

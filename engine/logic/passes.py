@@ -315,8 +315,10 @@ for _run in _RUNS:
 
 # kernel results (PLACED: the cells a pass loop watched are placed, see ``pass_loop``)
 SOLVED, STUCK, OVERFLOW, CONTRADICTION, PLACED = range(5)
-#: ``until`` for a pass loop that watches no cell (it ends solved, stuck or contradicted)
+#: ``until`` for a pass loop that watches no cell (it ends solved, stuck or contradicted);
+#: read-only like the digger's orbit rows, so that both compile one ``solve_passes``
 NO_CELLS = np.empty(0, dtype=np.int32)
+NO_CELLS.setflags(write=False)
 
 
 @kernel(inline="always")

@@ -94,6 +94,7 @@ def test_a_pass_loop_watching_cells_stops_once_they_are_placed(until) -> None:
     solution = space.placed.astype(np.uint8)
     blank = np.flatnonzero(puzzle == 0)
     watched = blank[:2].astype(np.int32) if until == "orbit" else NO_CELLS
+    watched.setflags(write=False)  # as the digger's orbit rows: no kernel of its own
     args = space.pass_loop(rungs_within(9.9))
     result, _ = solve_passes(puzzle, *args, watched)
     if until == "orbit":

@@ -598,7 +598,6 @@ class _Digger:
                     cells = cells[cells != NO_CELL]
                     puzzle[cells] = self.solution[cells]
                 position += 1
-        space.runs += 1  # the kernel's solves left the workspace's state (see Workspace.runs)
         # the last orbit that went left a unique puzzle the cut ladder solves: rated, never bound
         went = bool((puzzle == 0).any())
         return self.rated(candidate) if went else candidate

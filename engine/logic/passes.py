@@ -856,7 +856,9 @@ class Workspace:
 
     def pass_loop(self, rungs: np.ndarray, enabled: np.ndarray = ALL_ENABLED) -> PassLoop:
         """This workspace's arrays as :func:`solve_passes` takes them (until the next
-        :meth:`grow`), climbing ``rungs`` with the techniques ``enabled``."""
+        :meth:`grow`), climbing ``rungs`` with the techniques ``enabled``. A kernel given them
+        runs pass loops of its own, so the state is no longer the last :meth:`solve`'s."""
+        self.runs += 1
         return PassLoop(
             self.full,
             self.T,

@@ -10,17 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.dig import orbits
-from engine.dig_kernels import Counters, Provers
+from engine.dig import _Digger, _layout, tiers_for
 from engine.geometry import geometry
 from engine.grade import rungs_within
-from engine.graded_walk import COUNT, GROW, WALKED, walk_orbits
+from engine.grids import rng_from
 from engine.layouts import random_layout
-from engine.logic.passes import CORE_RUNG_ARRAY, NO_CELLS, PLACED, SOLVED, solve_passes
+from engine.logic.passes import NO_CELLS, PLACED, SOLVED, solve_passes
 from engine.logic.passes import workspace as logic_workspace
-from engine.search9 import scratch9
-from engine.solver import count_grid
-from engine.solver import workspace as counter_workspace
 from engine.text import Grid, parse
 from engine.tiers import DEFAULT_TIERS
 from engine.warmup import EASY
@@ -30,42 +26,13 @@ VARIANTS = ("x", "windoku", "jigsaw")
 
 
 def _walk(geo, solution, tier, seed):
-    """One whole walk, as the digger runs it, and whether it screened removals."""
-    space = logic_workspace(geo)
-    rungs = rungs_within(DEFAULT_TIERS[tier].score[1])
-    screen = len(rungs) > len(CORE_RUNG_ARRAY)
-    counter = counter_workspace(geo)
-    provers = Provers(
-        counter.tables,
-        counter.tables._replace(alldifferent=False),
-        Counters(counter=counter.buffers, nine=scratch9()),
-        0,
+    """One whole walk, as the digger runs it (its own driver of the kernel), and its ladder."""
+    band = DEFAULT_TIERS[tier]
+    digger = _Digger(
+        Grid(geo, solution), _layout(geo.n, "none"), band, tiers_for(geo), False, rng_from(seed)
     )
-    table = orbits(geo.n, "none")
-    order = np.random.default_rng(seed).permutation(len(table))
-    puzzle = solution.copy()
-    position = 0
-    while position < len(order):
-        position, how = walk_orbits(
-            puzzle,
-            solution,
-            table,
-            order,
-            position,
-            space.pass_loop(rungs),
-            screen,
-            provers,
-            np.zeros(geo.ncells, dtype=np.uint8),
-        )
-        assert how in (WALKED, COUNT, GROW)
-        if how == GROW:
-            space.grow()
-        elif how == COUNT:
-            if count_grid(Grid(geo, puzzle.copy()), 2)[0] != 1:
-                cells = table[order[position]]
-                puzzle[cells[cells >= 0]] = solution[cells[cells >= 0]]
-            position += 1
-    return puzzle, rungs
+    assert digger.walking  # the digger's choice for these bands
+    return digger.graded_walk().puzzle, rungs_within(band.score[1])
 
 
 @settings(max_examples=12, deadline=None)

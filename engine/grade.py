@@ -62,6 +62,12 @@ import numpy as np
 from engine.canon import canonical
 from engine.geometry import Geometry
 from engine.jit import kernel
+from engine.logic.chains import (
+    MAX_FISH_LINKS,
+    SHAPE_BONUS,
+    STRONG_LINK_BASES,
+    strong_link_rating,
+)
 from engine.logic.passes import FOUR_LINKS as FOUR_LINK_RUNG
 from engine.logic.passes import (
     RUNG_ARRAY,
@@ -191,19 +197,9 @@ RATINGS: dict[str, float] = {
     "rule_of_45": 3.8,
 }
 HIDDEN_SINGLE_IN_BOX = 1.2
-#: Sukaku Explainer's strong-linked fishes (its StrongLinks rule, on by default up to four links):
-#: an X-chain of k strong links rates by k (two: skyscraper, 2-string kite, turbot fish), a tenth
-#: more with a link in a box or with links in both rows and columns, two tenths with both, three
-#: tenths where a link lies in no row, column or box (a variant's extra unit or a cage; SE's
-#: grouped links). Longer X-chains SE finds as forcing X-chains: x_chain's rating plus SE's
-#: length bonus (``se_length_bonus``).
-STRONG_LINK_BASES = (0.0, 0.0, 4.0, 5.4, 5.8)  # by the number of strong links
-MAX_FISH_LINKS = 4
 #: SE's X- and Y-cycles: an X- or XY-chain whose ends see each other closes a loop, which SE
 #: finds as a cycle of that many nodes (its length bonus counts two fewer than a chain's)
 CYCLE_RATING = 6.5
-SHAPE_BONUS = 0.1
-OTHER_UNIT_BONUS = 0.3
 #: SE's unique loops by their cells (4 would be a rectangle; 10 and more rate as 10)
 LOOP_RATINGS = (0.0, 0.0, 4.5, 4.6, 4.7, 5.0)
 LOOP_LONG = 10
@@ -605,32 +601,6 @@ def rate_steps(steps, proof, T, ratings, direct_ratings, tally):
     if trial_passes:
         hardest = max(hardest, trial_hardest + TRIAL_PASS_BONUS * math.log2(trial_passes))
     return hardest
-
-
-@kernel
-def strong_link_rating(cells, cell_units):
-    """Sukaku Explainer's rating of an X-chain whose strong links are the pairs of ``cells``
-    (see ``STRONG_LINK_BASES``). A pair in a box and a line may count as either, whichever rates
-    lower, as SE rates each reading and takes the easiest."""
-    links = cells.shape[0] // 2
-    all_rows = all_columns = rows_or_columns = rows_or_boxes = columns_or_boxes = True
-    for j in range(links):
-        a, b = cells[2 * j], cells[2 * j + 1]
-        row = cell_units[a, 0] == cell_units[b, 0]
-        column = cell_units[a, 1] == cell_units[b, 1]
-        box = cell_units[a, 2] == cell_units[b, 2]
-        if not (row or column or box):
-            return STRONG_LINK_BASES[links] + OTHER_UNIT_BONUS
-        all_rows &= row
-        all_columns &= column
-        rows_or_columns &= row or column
-        rows_or_boxes &= row or box
-        columns_or_boxes &= column or box
-    if all_rows or all_columns:
-        return STRONG_LINK_BASES[links]
-    if rows_or_columns or rows_or_boxes or columns_or_boxes:
-        return STRONG_LINK_BASES[links] + SHAPE_BONUS
-    return STRONG_LINK_BASES[links] + 2 * SHAPE_BONUS
 
 
 @kernel

@@ -47,6 +47,7 @@ from engine.logic.state import (
     lowest_bit,
     mark,
     popcount,
+    sees,
 )
 
 #: Weak-strong pairs of a turbot fish (skyscraper, 2-string kite, empty rectangle and kin): two
@@ -54,6 +55,18 @@ from engine.logic.state import (
 #: the pass loop's rungs for Sukaku Explainer's strong-linked fishes of three and four links ask
 #: for one and two pairs more.
 TURBOT_LEVELS = 2
+#: Sukaku Explainer's strong-linked fishes (its StrongLinks rule, on by default up to four links):
+#: an X-chain of k strong links rates by k (two: skyscraper, 2-string kite, turbot fish), a tenth
+#: more with a link in a box or with links in both rows and columns, two tenths with both, three
+#: tenths where a link lies in no row, column or box (a variant's extra unit or a cage; SE's
+#: grouped links). Longer X-chains SE finds as forcing X-chains: x_chain's rating plus SE's
+#: length bonus (``se_length_bonus``).
+STRONG_LINK_BASES = (0.0, 0.0, 4.0, 5.4, 5.8)  # by the number of strong links
+MAX_FISH_LINKS = 4
+#: The most chains of one length :func:`_cheapest_walk` compares for one elimination
+WALK_BUDGET = 4096
+SHAPE_BONUS = 0.1
+OTHER_UNIT_BONUS = 0.3
 
 
 class ChainGraph(NamedTuple):
@@ -84,6 +97,32 @@ def set_bit(rows, x, y):
 @kernel
 def has_bit(rows, x, y):
     return rows[x, y >> 6] & bit(y & 63) != U0
+
+
+@kernel
+def strong_link_rating(cells, cell_units):
+    """Sukaku Explainer's rating of an X-chain whose strong links are the pairs of ``cells``
+    (see ``STRONG_LINK_BASES``). A pair in a box and a line may count as either, whichever rates
+    lower, as SE rates each reading and takes the easiest."""
+    links = cells.shape[0] // 2
+    all_rows = all_columns = rows_or_columns = rows_or_boxes = columns_or_boxes = True
+    for j in range(links):
+        a, b = cells[2 * j], cells[2 * j + 1]
+        row = cell_units[a, 0] == cell_units[b, 0]
+        column = cell_units[a, 1] == cell_units[b, 1]
+        box = cell_units[a, 2] == cell_units[b, 2]
+        if not (row or column or box):
+            return STRONG_LINK_BASES[links] + OTHER_UNIT_BONUS
+        all_rows &= row
+        all_columns &= column
+        rows_or_columns &= row or column
+        rows_or_boxes &= row or box
+        columns_or_boxes &= column or box
+    if all_rows or all_columns:
+        return STRONG_LINK_BASES[links]
+    if rows_or_columns or rows_or_boxes or columns_or_boxes:
+        return STRONG_LINK_BASES[links] + SHAPE_BONUS
+    return STRONG_LINK_BASES[links] + 2 * SHAPE_BONUS
 
 
 @kernel
@@ -290,7 +329,7 @@ def _x_chains(cand, placed, pos, T, rec, max_level):
                     linked[b >> 6] |= bit(b & 63)
         node_digit[:] = d
         _steps(weak, strong, linked, step)
-        _refute(rec, cand, X_CHAIN, holders, graph, levels, reached, max_level)
+        _refute(rec, cand, X_CHAIN, holders, graph, levels, reached, max_level, T)
 
 
 @kernel
@@ -333,13 +372,37 @@ def _search(cand, placed, pos, T, rec, tech, max_level, pair):
     no_sets = np.zeros(0, dtype=np.int64)
     lengths = np.full(1, max_level, dtype=np.int64)
     refute_all(
-        rec, cand, tech, count, weak, strong, node_cell, node_digit, no_groups, no_sets, lengths, 0
+        rec,
+        cand,
+        T,
+        tech,
+        count,
+        weak,
+        strong,
+        node_cell,
+        node_digit,
+        no_groups,
+        no_sets,
+        lengths,
+        0,
     )
 
 
 @kernel
 def refute_all(
-    rec, cand, tech, starts, weak, strong, node_cell, node_digit, group_cells, owner, lengths, since
+    rec,
+    cand,
+    T,
+    tech,
+    starts,
+    weak,
+    strong,
+    node_cell,
+    node_digit,
+    group_cells,
+    owner,
+    lengths,
+    since,
 ):
     """Refute every candidate node (the first ``starts`` nodes) by the shortest chain over the
     link sets ``weak`` and ``strong`` (the rest: see :class:`ChainGraph`), of at most ``lengths[0]``
@@ -365,7 +428,7 @@ def refute_all(
             return
         if lengths[i] == 0:
             continue
-        _refute(rec, cand, tech, nodes, graph, levels, reached, lengths[i])
+        _refute(rec, cand, tech, nodes, graph, levels, reached, lengths[i], T)
 
 
 @kernel
@@ -387,7 +450,7 @@ def _steps(weak, strong, linked, step):
 
 
 @kernel
-def _refute(rec, cand, tech, nodes, graph, levels, reached, max_level):
+def _refute(rec, cand, tech, nodes, graph, levels, reached, max_level, T):
     """Record every candidate of the bitset ``nodes`` (in order) that a chain of at most
     ``max_level`` weak-strong pairs refutes, the shortest one, following only the ``linked``
     nodes of ``graph``. ``levels`` and ``reached`` are the search's buffers.
@@ -428,55 +491,38 @@ def _refute(rec, cand, tech, nodes, graph, levels, reached, max_level):
                     if fresh & weak[z, i]:
                         hit = True
             if hit:
-                _record(rec, cand, tech, z, level, levels, graph)
+                _record(rec, cand, tech, z, level, levels, graph, T)
 
 
 @kernel
-def _record(rec, cand, tech, z, level, levels, graph):
-    """Trace the chain back from its last true candidate and record the elimination of z.
+def _record(rec, cand, tech, z, level, levels, graph, T):
+    """Trace a shortest chain that refutes z and record the elimination.
 
-    A chain over almost locked sets (``owner[x]``: the ALS of node x, -1 for none; an empty
-    ``owner`` for chains without ALS) is named by how many ALS it passes through: two make an
-    ALS-XZ (doubly linked when it goes back to the first), three an ALS-XY-wing, more a chain.
+    Of several shortest chains, an X- or XY-chain takes the one that rates lowest, as a rater
+    takes the easiest hint (:func:`_easiest_chain`); which one the scan reaches first depends on
+    how the grid is drawn, and the rating must not. A chain over almost locked sets (``owner[x]``:
+    the ALS of node x, -1 for none; an empty ``owner`` for chains without ALS) is named by how
+    many ALS it passes through: two make an ALS-XZ (doubly linked when it goes back to the first),
+    three an ALS-XY-wing, more a chain.
     """
-    weak, strong, step, owner = graph.weak, graph.strong, graph.step, graph.owner
-    node_cell, node_digit, group_cells = graph.node_cell, graph.node_digit, graph.group_cells
-    words = weak.shape[1]
+    owner, node_cell, node_digit = graph.owner, graph.node_cell, graph.node_digit
     start = mark(rec)
+    path = np.empty(2 * level + 1, dtype=np.int64)  # z, w1, x1, ..., wL, xL: weak, strong ...
+    path[0] = z
+    if tech in (X_CHAIN, XY_CHAIN) or ALS_XZ <= tech <= ALS_CHAIN:
+        _easiest_chain(path, tech, level, levels, graph, T)
+    else:
+        _first_chain(path, level, levels, graph)
     digits = bit(node_digit[z])
     sets = np.full(2 * level, -1, dtype=np.int64) if owner.shape[0] else np.zeros(0, np.int64)
-    # the last candidate made true: at this level and weakly linked to z
-    y = -1
-    for j in range(words):
-        m = levels[level, j] & weak[z, j]
-        if m:
-            y = j * 64 + bit_index(lowest_bit(m))
-            break
-    for lv in range(level - 1, -1, -1):
-        # the candidate that made y true one level up (z itself at level 0)
-        x = z
-        if lv > 0:
-            for j in range(words):
-                m = levels[lv, j]
-                found = False
-                while m:
-                    low = lowest_bit(m)
-                    m ^= low
-                    c = j * 64 + bit_index(low)
-                    if step[c, y >> 6] & bit(y & 63):
-                        x = c
-                        found = True
-                        break
-                if found:
-                    break
-        w = _link_between(weak, strong, x, y, words)
-        _add_node(rec, node_cell, group_cells, y)
-        _add_node(rec, node_cell, group_cells, w)
+    for k in range(2 * level, 0, -2):  # the proof from the last true candidate back
+        y, w = path[k], path[k - 1]
+        _add_node(rec, node_cell, graph.group_cells, y)
+        _add_node(rec, node_cell, graph.group_cells, w)
         digits |= bit(node_digit[y]) | bit(node_digit[w])
         if sets.shape[0]:
             _note_set(sets, owner[y])
             _note_set(sets, owner[w])
-        y = x
     eliminate(rec, cand, node_cell[z], node_digit[z])
     if ALS_XZ <= tech <= ALS_CHAIN:
         distinct = 0
@@ -484,6 +530,203 @@ def _record(rec, cand, tech, z, level, levels, graph):
             distinct += s >= 0
         tech = ALS_XZ if distinct <= 2 else ALS_XY_WING if distinct == 3 else ALS_CHAIN
     commit(rec, start, tech, 2 * level + 1, digits)
+
+
+@kernel
+def _first_chain(path, level, levels, graph):
+    """The chain the backward trace meets first: the lowest last candidate weakly linked to z,
+    and at each level up the lowest node that makes the next one true."""
+    weak, step = graph.weak, graph.step
+    z, words = path[0], weak.shape[1]
+    y = -1
+    for j in range(words):
+        m = levels[level, j] & weak[z, j]
+        if m:
+            y = j * 64 + bit_index(lowest_bit(m))
+            break
+    for lv in range(level - 1, -1, -1):
+        x = z if lv == 0 else _lowest_with_bit(levels[lv], step, y)
+        path[2 * lv + 2] = y
+        path[2 * lv + 1] = _link_between(weak, graph.strong, x, y, words)
+        y = x
+
+
+@kernel
+def _lowest_with_bit(members, rows, y):
+    """The lowest node x of the bitset ``members`` whose row ``rows[x]`` holds y (-1 if none)."""
+    for j in range(members.shape[0]):
+        m = members[j]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            x = j * 64 + bit_index(low)
+            if has_bit(rows, x, y):
+                return x
+    return -1
+
+
+@kernel
+def _easiest_chain(path, tech, level, levels, graph, T):
+    """Fill ``path`` with the shortest chain refuting ``path[0]`` that rates lowest.
+
+    An X-chain of up to ``MAX_FISH_LINKS`` strong links rates by its links' units and a chain
+    over almost locked sets by how many it passes through: :func:`_cheapest_walk` compares the
+    shortest chains. A longer X-chain and any XY-chain rate as a cycle where their two ends see
+    each other and as a forcing chain otherwise: the first chain whose ends do, else the first.
+    """
+    weak, step = graph.weak, graph.step
+    z, words = path[0], weak.shape[1]
+    # on_path[lv]: the level-lv nodes of some shortest chain (they lead on to one refuting z)
+    on_path = np.zeros((level + 1, words), dtype=np.uint64)
+    for j in range(words):
+        on_path[level, j] = levels[level, j] & weak[z, j]
+    _lead_back(on_path, level, levels, step)
+    if tech != XY_CHAIN and (tech != X_CHAIN or level <= MAX_FISH_LINKS):
+        _cheapest_walk(path, level, on_path, graph, T.cell_units, tech == X_CHAIN)
+    elif not _cycle(path, level, on_path, levels, graph, T.peer_bits):
+        _first_chain(path, level, levels, graph)
+
+
+@kernel
+def _lead_back(on_path, level, levels, step):
+    """Fill ``on_path[lv]`` for lv below ``level`` with the nodes of ``levels[lv]`` whose step
+    reaches ``on_path[lv + 1]``."""
+    words = on_path.shape[1]
+    for lv in range(level - 1, 0, -1):
+        for j in range(words):
+            on_path[lv, j] = U0
+            m = levels[lv, j]
+            while m:
+                low = lowest_bit(m)
+                m ^= low
+                x = j * 64 + bit_index(low)
+                for i in range(words):
+                    if step[x, i] & on_path[lv + 1, i]:
+                        on_path[lv, j] |= low
+                        break
+
+
+@kernel
+def _cycle(path, level, on_path, levels, graph, peer_bits):
+    """Fill ``path`` with a shortest chain whose two ends (the last true candidate and the first
+    false one) are in one cell or see each other, and say whether there is one."""
+    weak, strong, linked, step = graph.weak, graph.strong, graph.linked, graph.step
+    node_cell = graph.node_cell
+    z, words = path[0], weak.shape[1]
+    ending = np.zeros((level + 1, words), dtype=np.uint64)  # on_path, for chains ending at y
+    for j in range(words):
+        m = on_path[level, j]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            y = j * 64 + bit_index(low)
+            ending[level, :] = U0
+            ending[level, j] = low
+            _lead_back(ending, level, on_path, step)
+            # the first false candidates: weakly linked to z, strongly to a first true one
+            for i in range(words):
+                first = weak[z, i] & linked[i]
+                while first:
+                    b = lowest_bit(first)
+                    first ^= b
+                    w = i * 64 + bit_index(b)
+                    a, c = node_cell[w], node_cell[y]
+                    if a != c and not sees(a, c, peer_bits):
+                        continue
+                    for k in range(words):
+                        firsts = ending[1, k] & strong[w, k]
+                        if firsts:
+                            x = k * 64 + bit_index(lowest_bit(firsts))
+                            _forward(path, w, x, level, ending, graph)
+                            return True
+    return False
+
+
+@kernel
+def _forward(path, w, x, level, ending, graph):
+    """Fill ``path`` from z's weak link to ``w`` and its strong link to ``x``, then at each level
+    the lowest node of ``ending`` that the last one's step reaches, joined by the lowest link."""
+    path[1], path[2] = w, x
+    words = ending.shape[1]
+    for lv in range(2, level + 1):
+        nxt = -1
+        for j in range(words):
+            m = ending[lv, j] & graph.step[x, j]
+            if m:
+                nxt = j * 64 + bit_index(lowest_bit(m))
+                break
+        path[2 * lv - 1] = _link_between(graph.weak, graph.strong, x, nxt, words)
+        path[2 * lv] = nxt
+        x = nxt
+
+
+@kernel
+def _cheapest_walk(path, level, on_path, graph, cell_units, fish):
+    """Fill ``path`` with the shortest chain that costs least, trying each (depth first, at
+    most ``WALK_BUDGET``: short chains have few). A ``fish`` (an X-chain of at most
+    ``MAX_FISH_LINKS`` strong links) costs its :func:`strong_link_rating`, a chain over almost
+    locked sets the number of sets it passes through (which names it)."""
+    weak, strong, linked, node_cell = graph.weak, graph.strong, graph.linked, graph.node_cell
+    words = weak.shape[1]
+    trial = path.copy()
+    cells = np.empty(2 * level, dtype=np.int64)
+    sets = np.empty(2 * level, dtype=np.int64)
+    best = np.inf
+    floor = STRONG_LINK_BASES[level] if fish else 2.0  # two sets: an ALS-XZ
+    # at depth lv the (weak, strong) pair tried is the ordinal pick[lv] among the nodes' links
+    pick = np.zeros(level + 1, dtype=np.int64)
+    lv, budget = 1, WALK_BUDGET
+    while lv >= 1 and budget:
+        w, x = _nth_pair(weak, strong, linked, on_path[lv], trial[2 * lv - 2], pick[lv], words)
+        if w < 0:  # no more pairs at this depth: back up
+            pick[lv] = 0
+            lv -= 1
+            pick[lv] += 1
+            continue
+        trial[2 * lv - 1], trial[2 * lv] = w, x
+        if lv < level:
+            lv += 1
+            continue
+        budget -= 1
+        if fish:
+            for k in range(2 * level):
+                cells[k] = node_cell[trial[k + 1]]
+            cost = strong_link_rating(cells, cell_units)
+        else:
+            sets[:] = -1
+            for k in range(2 * level):
+                _note_set(sets, graph.owner[trial[k + 1]])
+            cost = 0.0
+            for k in range(2 * level):
+                cost += sets[k] >= 0
+        if cost < best:
+            best = cost
+            path[:] = trial
+            if cost <= floor:
+                return
+        pick[lv] += 1
+
+
+@kernel
+def _nth_pair(weak, strong, linked, targets, x, nth, words):
+    """The ``nth`` (from 0) pair (w, y): w weakly linked to x and linked, y strongly linked to w
+    and in ``targets``; (-1, -1) past the last."""
+    for j in range(words):
+        m = weak[x, j] & linked[j]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            w = j * 64 + bit_index(low)
+            for i in range(words):
+                ys = strong[w, i] & targets[i]
+                count = popcount(ys)
+                if nth < count:
+                    while nth:
+                        ys ^= lowest_bit(ys)
+                        nth -= 1
+                    return w, i * 64 + bit_index(lowest_bit(ys))
+                nth -= count
+    return -1, -1
 
 
 @kernel

@@ -74,7 +74,9 @@ def find_als(cand, placed, pos, T, rec, enabled):
     for level in range(3):
         if enabled[ALS_XZ + level]:
             lengths[level] = (XZ_LEVELS, XY_WING_LEVELS, cand.shape[0] * T.units.shape[1])[level]
-    refute_all(rec, cand, ALS_XZ, count, weak, strong, cells, digits, xcells, sets, lengths, steps)
+    refute_all(
+        rec, cand, T, ALS_XZ, count, weak, strong, cells, digits, xcells, sets, lengths, steps
+    )
 
 
 @kernel
@@ -91,7 +93,7 @@ def find_grouped(cand, placed, pos, T, rec, tech, with_als):
         cand, placed, pos, T, base, xcells, xdigit, owner
     )
     lengths = np.full(1, levels, dtype=np.int64)
-    refute_all(rec, cand, tech, count, weak, strong, cells, digits, xcells, sets, lengths, 0)
+    refute_all(rec, cand, T, tech, count, weak, strong, cells, digits, xcells, sets, lengths, 0)
 
 
 @kernel

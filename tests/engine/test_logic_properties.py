@@ -133,6 +133,8 @@ def test_grade_is_invariant_under_the_group(puzzles: list[str], index: int, seed
 @settings(max_examples=15, deadline=None)
 @given(shape=st.sampled_from(SHAPES), seed=st.integers(0, 2**16))
 @example(shape=(3, 4), seed=42688)  # a unique loop whose lowest cell holds more digits
+@example(shape=(3, 3), seed=43)  # two shortest XY-chains: only one closes a cycle
+@example(shape=(3, 4), seed=2107)  # two shortest ALS chains through two and three sets
 def test_invariance_on_other_geometries(shape: tuple[int, int], seed: int) -> None:
     geo = geometry(*shape)
     text = dig(geo, seed)

@@ -9,14 +9,16 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
   strong-linked fishes (``strong_link_rating``: skyscraper 4.0, 2-string kite 4.1, ... four links
   5.8-6.1), empty rectangle and finned (and sashimi) X-wing 4.3, finned swordfish 5.7 and
   jellyfish 6.1 (grouped strong links); XY-wing 4.2, XYZ-wing 4.4, unique rectangle 4.5 (types
-  beyond 1: 4.6; type 3 0.1 more per naked-subset digit beyond two, as SE), avoidable rectangle
-  as unique rectangle, hidden rectangle 4.6 (as SE's type 4), unique loops 4.6-5.0 by their
-  cells, naked quad 5.0, jellyfish 5.2, hidden quad 5.4, WXYZ-wing 5.5, BUG+1 5.6, VWXYZ-wing
-  6.2-6.4, UVWXYZ-wing 6.6, TUVWXYZ-wing 7.5, colouring and W-wing 6.5-6.6 (SE finds them as
+  beyond 1: 4.6; type 3 0.1 more per naked-subset digit beyond two, as SE), unique loops
+  4.6-5.0 by their cells, naked quad 5.0, jellyfish 5.2, hidden quad 5.4, WXYZ-wing 5.5, BUG+1
+  5.6, VWXYZ-wing 6.2-6.4, UVWXYZ-wing 6.6, TUVWXYZ-wing 7.5, colouring 6.5 (SE finds it as
   chains), Sue de Coq 6.6 (SE has none: HoDoKu scores it between the W-wing and the X-chain);
   longer X-chains and XY-chains as SE's forcing chains (6.6, 7.0) or, where their ends see each
   other, cycles (6.5), plus SE's length bonus by their nodes (``se_length_bonus``); AICs and
   grouped chains from 6.7-7.0 plus a bonus that grows with the logarithm of their length.
+* Techniques SE lacks and that would rate a puzzle far from SE (avoidable and hidden rectangles,
+  the W-wing, Franken and mutant fish) are the person's only (``PERSON_ONLY_TECHNIQUES`` in
+  ``engine.logic.passes``): ``explain`` and hints show them, the score rates the step SE takes.
 * A pass counts at the rating of the easiest step it offers, as a rater takes the easiest step
   (a puzzle whose every pass has a hidden single in a box is a 1.2, one that once offers only
   naked singles 2.3). *Direct* forms, whose eliminations leave a hidden single where SE looks

@@ -404,8 +404,6 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_wings(cand, placed, pos, T, rec, rung)
     elif rung in (UNIQUE_RECTANGLE, HIDDEN_RECTANGLE):
         find_unique_rectangles(cand, placed, pos, T, rec, rung)
-    elif rung == AVOIDABLE_RECTANGLE:
-        find_avoidable_rectangles(cand, placed, work.given, T, rec)
     elif rung == UNIQUE_LOOP:
         find_unique_loops(cand, placed, T, rec)
     elif rung == SUE_DE_COQ:
@@ -438,6 +436,10 @@ def run_person_rung(rung, cand, placed, pos, T, enabled, rec, work):
     if rung == GROUPED_NICE_LOOP:
         if enabled[GROUPED_AIC]:
             find_grouped(cand, placed, pos, T, rec, GROUPED_AIC, False)
+        return
+    if rung == AVOIDABLE_RECTANGLE:
+        if enabled[rung]:
+            find_avoidable_rectangles(cand, placed, work.given, T, rec)
         return
     if rung in (FRANKEN_FISH, MUTANT_FISH):  # HoDoKu's order: basic by size, then finned
         if enabled[rung]:

@@ -227,17 +227,9 @@ def _or_rows(members, m_row, within, rows, out, out_row):
 
 
 @kernel
-def _link_between(weak, strong, x, y, words):
+def _link_between(weak, strong, x, y):
     """A candidate w with a weak link from x and a strong link to y (-1 if none)."""
-    for j in range(words):
-        m = weak[x, j]
-        while m:
-            low = lowest_bit(m)
-            m ^= low
-            w = j * 64 + bit_index(low)
-            if has_bit(strong, w, y):
-                return w
-    return -1
+    return _lowest_with_bit(weak[x], strong, y)
 
 
 @kernel
@@ -498,12 +490,12 @@ def _refute(rec, cand, tech, nodes, graph, levels, reached, max_level, T):
 def _record(rec, cand, tech, z, level, levels, graph, T):
     """Trace a shortest chain that refutes z and record the elimination.
 
-    Of several shortest chains, an X- or XY-chain takes the one that rates lowest, as a rater
-    takes the easiest hint (:func:`_easiest_chain`); which one the scan reaches first depends on
-    how the grid is drawn, and the rating must not. A chain over almost locked sets (``owner[x]``:
-    the ALS of node x, -1 for none; an empty ``owner`` for chains without ALS) is named by how
-    many ALS it passes through: two make an ALS-XZ (doubly linked when it goes back to the first),
-    three an ALS-XY-wing, more a chain.
+    Of several shortest chains, an X-, XY- or ALS chain takes the one that rates lowest, as a
+    rater takes the easiest hint (:func:`_easiest_chain`); which one the scan reaches first
+    depends on how the grid is drawn, and the rating must not. A chain over almost locked sets
+    (``owner[x]``: the ALS of node x, -1 for none; an empty ``owner`` for chains without ALS) is
+    named by how many ALS it passes through: two make an ALS-XZ (doubly linked when it goes back
+    to the first), three an ALS-XY-wing, more a chain.
     """
     owner, node_cell, node_digit = graph.owner, graph.node_cell, graph.node_digit
     start = mark(rec)
@@ -547,7 +539,7 @@ def _first_chain(path, level, levels, graph):
     for lv in range(level - 1, -1, -1):
         x = z if lv == 0 else _lowest_with_bit(levels[lv], step, y)
         path[2 * lv + 2] = y
-        path[2 * lv + 1] = _link_between(weak, graph.strong, x, y, words)
+        path[2 * lv + 1] = _link_between(weak, graph.strong, x, y)
         y = x
 
 
@@ -655,7 +647,7 @@ def _forward(path, w, x, level, ending, graph):
             if m:
                 nxt = j * 64 + bit_index(lowest_bit(m))
                 break
-        path[2 * lv - 1] = _link_between(graph.weak, graph.strong, x, nxt, words)
+        path[2 * lv - 1] = _link_between(graph.weak, graph.strong, x, nxt)
         path[2 * lv] = nxt
         x = nxt
 

@@ -102,6 +102,7 @@ from engine.logic.state import (
     UNIQUE_LOOP,
     UNIQUE_RECTANGLE,
     VWXYZ_WING,
+    WXYZ_WING,
     X_CHAIN,
     XY_CHAIN,
     sees,
@@ -140,7 +141,7 @@ RATINGS: dict[str, float] = {
     "two_string_kite": 4.1,
     # Sukaku Explainer: an empty rectangle and a finned fish rate as their grouped strong links
     # (StrongLinksHint: 4.0, 5.4, 5.8 for two, three, four links, +0.3 when grouped), sashimi
-    # alike; WXYZ-wing 5.5 (WXYZWingHint's base rating, 5.5-5.6 by the pivot's size)
+    # alike; WXYZ-wing 5.5-5.6 (WXYZWingHint: 5.6 when the set's widest cell holds 3 digits)
     "empty_rectangle": 4.3,
     "finned_x_wing": 4.3,
     "finned_swordfish": 5.7,
@@ -576,6 +577,8 @@ def rate_steps(steps, proof, T, ratings, direct_ratings, tally):
             rating += UR_TYPE_BONUS * (1 + extra // SUBSET_STEP)
         elif tech == UNIQUE_LOOP:
             rating = LOOP_RATINGS[min(extra, LOOP_LONG) // 2]
+        elif tech == WXYZ_WING:  # SE: a tenth more when the set's widest cell holds 3 digits
+            rating += SHAPE_BONUS * (extra == 3)
         elif tech == VWXYZ_WING:  # SE: by the most digits a cell of the set holds
             rating += SHAPE_BONUS * (2 - abs(3 - extra))
         elif X_CHAIN <= tech < TRIAL_AND_ERROR and tech != TUVWXYZ_WING:  # chains by length

@@ -397,7 +397,7 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
     elif rung == EMPTY_RECTANGLE:
         find_empty_rectangles(cand, pos, T, rec)
     elif rung == WXYZ_WING:
-        find_wxyz_wings(cand, placed, T, rec)
+        find_wxyz_wings(cand, placed, T, rec, True)
     elif rung in (VWXYZ_WING, UVWXYZ_WING, TUVWXYZ_WING):
         find_als_wings(cand, placed, T, rec, rung)
     elif XY_WING <= rung <= W_WING:
@@ -422,8 +422,9 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
 
 @kernel(inline="always")
 def run_person_rung(rung, cand, placed, pos, T, enabled, rec, work):
-    """:func:`run_rung`, and the rungs only the person's ladder climbs (``PERSON_RUNGS``): a
-    dispatch of its own, so that the grader's kernels do not link their finders."""
+    """:func:`run_rung`, and the rungs only the person's ladder climbs (``PERSON_RUNGS``) or
+    climbs in a wider form (the WXYZ-wing): a dispatch of its own, so that the grader's kernels
+    do not link their finders."""
     if rung in (LOCKED_PAIR, LOCKED_TRIPLE):
         tech = NAKED_PAIR if rung == LOCKED_PAIR else NAKED_TRIPLE
         if enabled[tech]:
@@ -436,6 +437,10 @@ def run_person_rung(rung, cand, placed, pos, T, enabled, rec, work):
     if rung == GROUPED_NICE_LOOP:
         if enabled[GROUPED_AIC]:
             find_grouped(cand, placed, pos, T, rec, GROUPED_AIC, False)
+        return
+    if rung == WXYZ_WING:  # HoDoKu's wider form: any four cells, one of which sees the rest
+        if enabled[rung]:
+            find_wxyz_wings(cand, placed, T, rec, False)
         return
     if rung == AVOIDABLE_RECTANGLE:
         if enabled[rung]:

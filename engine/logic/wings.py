@@ -9,7 +9,9 @@
   one (z) *restricted* (its cells all see each other: it goes in one of them at most). Three
   restricted digits fill three cells at most, so one of the four is z: z leaves every cell that
   sees all the cells holding it. When z is restricted too, each digit is in exactly one of the
-  four, and each leaves the cells that see all of its own.
+  four, and each leaves the cells that see all of its own. The grade takes only Sukaku
+  Explainer's form (a bivalue cell and three cells that see each other) and rates it as SE does,
+  a tenth more when the widest of the three holds three digits; the person's ladder any form.
 * VWXYZ-, UVWXYZ- and TUVWXYZ-wings (Sukaku Explainer's, by its definition): 4, 5 or 6 open
   cells of one unit holding one digit more than cells (an almost locked set), and a bivalue cell
   {x,z} outside it whose digits the set holds. If every set cell holding x sees the bivalue cell
@@ -176,10 +178,12 @@ def find_wings(cand, placed, pos, T, rec, tech):
 
 
 @kernel
-def find_wxyz_wings(cand, placed, T, rec):
+def find_wxyz_wings(cand, placed, T, rec, se_form):
     """Record every WXYZ-wing, pivot by pivot: wings are the pivot's peers of two to four digits
     that keep the union at four digits at most, taken three at a time in peer order. A set of
-    four cells where more than one cell sees the other three is kept for its first such pivot."""
+    four cells where more than one cell sees the other three is kept for its first such pivot.
+    ``se_form``: only Sukaku Explainer's, three cells that see each other (an almost locked set)
+    and a bivalue cell, the form the grade rates (the person's ladder takes HoDoKu's wider one)."""
     peers, peer_bits = T.peers, T.peer_bits
     four = np.uint64(4)
     wings = np.zeros(peers.shape[1], dtype=np.int64)
@@ -206,7 +210,9 @@ def find_wxyz_wings(cand, placed, T, rec):
                         continue
                     if _earlier_pivot(pivot, a, b, c, peer_bits):
                         continue
-                    _wxyz(cand, placed, peers, peer_bits, rec, pivot, a, b, c)
+                    widest = _se_widest(cand, peer_bits, pivot, a, b, c)
+                    if widest or not se_form:
+                        _wxyz(cand, placed, peers, peer_bits, rec, pivot, a, b, c, widest)
 
 
 @kernel
@@ -220,8 +226,27 @@ def _earlier_pivot(pivot, a, b, c, peer_bits):
 
 
 @kernel
-def _wxyz(cand, placed, peers, peer_bits, rec, pivot, a, b, c):
-    """One set of four cells: record its eliminations if all its digits but one are restricted."""
+def _se_widest(cand, peer_bits, pivot, a, b, c):
+    """Sukaku Explainer's reading of four cells as a WXYZ-wing: a cell of two digits and three
+    that see each other, whose widest cell holds 2, 3 or 4 digits (SE rates 3 a tenth higher:
+    of several readings, the one that rates lowest); 0 when there is none."""
+    cells = (pivot, a, b, c)
+    best = 0
+    for i in range(4):
+        if popcount(cand[cells[i]]) != 2:
+            continue
+        p, q, r = cells[(i + 1) % 4], cells[(i + 2) % 4], cells[(i + 3) % 4]
+        if sees(p, q, peer_bits) and sees(p, r, peer_bits) and sees(q, r, peer_bits):
+            widest = max(popcount(cand[p]), popcount(cand[q]), popcount(cand[r]))
+            if best == 0 or best == 3:
+                best = widest
+    return best
+
+
+@kernel
+def _wxyz(cand, placed, peers, peer_bits, rec, pivot, a, b, c, widest):
+    """One set of four cells: record its eliminations if all its digits but one are restricted
+    (``widest``, SE's reading of it, is the step's extra: see :func:`_se_widest`)."""
     cells = (pivot, a, b, c)
     digits = cand[pivot] | cand[a] | cand[b] | cand[c]
     loose = U0  # the digits that are not restricted
@@ -244,7 +269,7 @@ def _wxyz(cand, placed, peers, peer_bits, rec, pivot, a, b, c):
         x = lowest_bit(m)
         m ^= x
         eliminate_seeing_holders(rec, cand, placed, peers, peer_bits, cells, x, -1)
-    commit(rec, start, WXYZ_WING, pivot, digits)
+    commit(rec, start, WXYZ_WING, widest, digits)
 
 
 @kernel

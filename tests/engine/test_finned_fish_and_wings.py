@@ -19,6 +19,8 @@ import engine
 from engine.geometry import Geometry, geometry
 from engine.logic import workspace
 from engine.logic.killer import KILLER_TECHNIQUES
+from engine.logic.state import C_STEPS, S_EXTRA, S_PROOF0, S_PROOF1
+from engine.logic.wings import find_wxyz_wings
 from engine.text import parse
 
 TECHNIQUES = (
@@ -88,3 +90,50 @@ def test_each_finder_finds_something(shape: tuple[int, int]) -> None:
     classic = [t for t in TECHNIQUES if t not in KILLER_TECHNIQUES]  # no cages: nothing to find
     counts = Counter({t: sum(found_and_check(geo, s, t) for s in range(STATES)) for t in classic})
     assert all(counts[t] for t in classic), counts
+
+
+def wxyz_found(geo: Geometry, seed: int, se_form: bool) -> dict[frozenset[int], int]:
+    """The WXYZ-wings ``find_wxyz_wings`` records on one state: cells -> the step's extra."""
+    cand, placed, _ = state(geo, seed)
+    space = workspace(geo)
+    rec = space.rec
+    rec.counts[:] = 0
+    find_wxyz_wings(cand, placed, space.T, rec, se_form)
+    steps = rec.steps[: rec.counts[C_STEPS]]
+    return {
+        frozenset(rec.proof[s[S_PROOF0] : s[S_PROOF1]].tolist()): int(s[S_EXTRA]) for s in steps
+    }
+
+
+def se_reading(geo: Geometry, cand: np.ndarray, cells: frozenset[int]) -> int:
+    """Sukaku Explainer's WXYZ-wing reading of four cells, by hand: a bivalue cell and three
+    that see each other; the widest of those three (a 3 only when every reading has one)."""
+    widths = []
+    for pair in cells:
+        rest = cells - {pair}
+        mutual = all(b in geo.peers[a] for a in rest for b in rest if a != b)
+        if bin(int(cand[pair])).count("1") == 2 and mutual:
+            widths.append(max(bin(int(cand[c])).count("1") for c in rest))
+    return 0 if not widths else min(widths, key=lambda width: width == 3)
+
+
+def rated(width: int) -> str:
+    """What SE rates a reading of this width: no WXYZ-wing, 5.5 or 5.6."""
+    return "none" if width == 0 else "5.6" if width == 3 else "5.5"
+
+
+def test_the_grade_takes_only_sukaku_explainers_wxyz_wings() -> None:
+    """The grade's finder keeps the person's WXYZ-wings that SE reads as one (a bivalue cell
+    and three that see each other), with the width SE rates them by; the person's keeps the
+    others too, and the states hold some of each."""
+    geo = geometry(3, 3)
+    kinds: Counter[str] = Counter()
+    for seed in range(STATES * 4):
+        cand = state(geo, seed)[0]
+        person, grade = wxyz_found(geo, seed, False), wxyz_found(geo, seed, True)
+        assert grade.items() <= person.items()
+        for cells, width in person.items():
+            assert rated(width) == rated(se_reading(geo, cand, cells)), (seed, sorted(cells))
+            assert (cells in grade) == (width > 0)
+            kinds[rated(width)] += 1
+    assert kinds["none"] and kinds["5.5"] + kinds["5.6"], kinds

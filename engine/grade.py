@@ -10,7 +10,7 @@ How the score is built (so that it ranks puzzles the way experienced solvers, an
   5.8-6.1), empty rectangle and finned (and sashimi) X-wing 4.3, finned swordfish 5.7 and
   jellyfish 6.1 (grouped strong links); XY-wing 4.2, XYZ-wing 4.4, unique rectangle 4.5 (types
   beyond 1: 4.6; type 3 0.1 more per naked-subset digit beyond two, as SE), unique loops
-  4.6-5.0 by their cells, naked quad 5.0, jellyfish 5.2, hidden quad 5.4, WXYZ-wing 5.5, BUG+1
+  4.6-5.0 by their cells, naked quad 5.0, jellyfish 5.2, hidden quad 5.4, WXYZ-wing 5.5-5.6, BUG+1
   5.6, VWXYZ-wing 6.2-6.4, UVWXYZ-wing 6.6, TUVWXYZ-wing 7.5, colouring 6.5 (SE finds it as
   chains), Sue de Coq 6.6 (SE has none: HoDoKu scores it between the W-wing and the X-chain);
   longer X-chains and XY-chains as SE's forcing chains (6.6, 7.0) or, where their ends see each

@@ -81,13 +81,16 @@ from engine.logic.passes import (
     Workspace,
     workspace,
 )
+from engine.logic.se_chains import length_steps
 from engine.logic.state import (
     AVOIDABLE_RECTANGLE,
     BUG_PLUS_ONE,
+    DYNAMIC_FORCING_CHAIN,
     FULL_HOUSE,
     HIDDEN_RECTANGLE,
     HIDDEN_SINGLE,
     NAKED_SINGLE,
+    NISHIO_FORCING_CHAIN,
     S_DIRECT,
     S_EXTRA,
     S_PASS,
@@ -185,6 +188,10 @@ RATINGS: dict[str, float] = {
     # (450-470) above them all, and tries both after its ALS and grouped chains
     "franken_fish": 8.2,
     "mutant_fish": 8.3,
+    # SE's own forcing chains (engine.logic.se_chains), plus its length bonus by complexity
+    "nishio_forcing_chain": 7.5,
+    "multiple_forcing_chain": 8.0,
+    "dynamic_forcing_chain": 8.5,
     "trial_and_error": 7.5,
     # Killer techniques (no SE rating: SE has no Killer), placed so that a Killer tier asks about
     # what the classic one does (docs/killer.md): cage combinations with the singles (easy), the
@@ -581,6 +588,8 @@ def rate_steps(steps, proof, T, ratings, direct_ratings, tally):
             rating += SHAPE_BONUS * (extra == 3)
         elif tech == VWXYZ_WING:  # SE: by the most digits a cell of the set holds
             rating += SHAPE_BONUS * (2 - abs(3 - extra))
+        elif NISHIO_FORCING_CHAIN <= tech <= DYNAMIC_FORCING_CHAIN:  # SE: complexity less two
+            rating += se_length_bonus(extra - 2)
         elif X_CHAIN <= tech < TRIAL_AND_ERROR and tech != TUVWXYZ_WING:  # chains by length
             limit = float(CHAIN_FREE_LINKS)
             while extra > limit:
@@ -610,16 +619,8 @@ def rate_steps(steps, proof, T, ratings, direct_ratings, tally):
 
 @kernel
 def se_length_bonus(length):
-    """SE's bonus for a chain of ``length`` nodes: a tenth per step of 4, 6, 8, 12, 16, 24 ...
-    (each step alternately 3/2 and 4/3 of the last)."""
-    added = 0.0
-    ceiling = 4
-    odd = False
-    while length > ceiling:
-        added += 0.1
-        ceiling = ceiling * 4 // 3 if odd else ceiling * 3 // 2
-        odd = not odd
-    return added
+    """SE's bonus for a chain of ``length`` nodes (``engine.logic.se_chains.length_steps``)."""
+    return 0.1 * length_steps(length)
 
 
 @kernel

@@ -126,7 +126,12 @@ SKILLS = (
     Skill(
         "a trial",
         "a trial: suppose a candidate and follow what it forces until something clashes",
-        ("trial_and_error",),
+        (
+            "nishio_forcing_chain",
+            "multiple_forcing_chain",
+            "dynamic_forcing_chain",
+            "trial_and_error",
+        ),
     ),
 )
 

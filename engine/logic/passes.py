@@ -53,6 +53,7 @@ from engine.logic.killer import (
     find_sum_groups,
 )
 from engine.logic.loops import find_unique_loops
+from engine.logic.se_chains import find_se_chains
 from engine.logic.single_digit import find_empty_rectangles, find_turbot
 from engine.logic.singles import find_singles
 from engine.logic.state import (
@@ -71,6 +72,7 @@ from engine.logic.state import (
     CAGE_HIDDEN_SUBSET,
     CAGE_NAKED_SUBSET,
     CAGE_SPLIT,
+    DYNAMIC_FORCING_CHAIN,
     EMPTY_RECTANGLE,
     FINNED_JELLYFISH,
     FINNED_SWORDFISH,
@@ -88,11 +90,13 @@ from engine.logic.state import (
     JELLYFISH,
     LOCKED_CLAIMING,
     LOCKED_POINTING,
+    MULTIPLE_FORCING_CHAIN,
     MUTANT_FISH,
     NAKED_PAIR,
     NAKED_QUAD,
     NAKED_SINGLE,
     NAKED_TRIPLE,
+    NISHIO_FORCING_CHAIN,
     PLACE,
     RULE_OF_45,
     S_DIRECT,
@@ -214,6 +218,9 @@ RUNGS = (
     TUVWXYZ_WING,
     ALS_XZ,
     GROUPED_AIC,
+    NISHIO_FORCING_CHAIN,
+    MULTIPLE_FORCING_CHAIN,
+    DYNAMIC_FORCING_CHAIN,
     TRIAL_AND_ERROR,
 )
 
@@ -283,7 +290,10 @@ PERSON_RUNGS = (
     MUTANT_FISH,
     TRIAL_AND_ERROR,
 )
-assert set(PERSON_RUNGS) >= set(RUNGS), "the person's ladder lacks a rung of the grade's"
+#: SE's forcing chains rate the grade only: the person's ladder solves as HoDoKu does, with the
+#: ALS, grouped chains and one-level trial (``engine.logic.se_chains``)
+SE_CHAIN_RUNGS = {NISHIO_FORCING_CHAIN, MULTIPLE_FORCING_CHAIN, DYNAMIC_FORCING_CHAIN}
+assert set(PERSON_RUNGS) >= set(RUNGS) - SE_CHAIN_RUNGS, "the person's ladder lacks a rung"
 
 # run_rung dispatches on runs of ids and on offsets between them: reordering TECHNIQUES must
 # fail here, not give wrong deductions
@@ -306,7 +316,7 @@ PERSON_ONLY_TECHNIQUES = {
 }
 _LADDERED = set(range(len(TECHNIQUES))) - _FOUND_BY_OTHER_RUNGS
 assert set(RUNGS) >= _LADDERED - PERSON_ONLY_TECHNIQUES, "a technique lacks a rung"
-assert set(PERSON_RUNGS) >= _LADDERED, "a technique lacks a rung of the person's ladder"
+assert set(PERSON_RUNGS) >= _LADDERED - SE_CHAIN_RUNGS, "a technique lacks a person's rung"
 _RUNS = (
     ("naked_pair", "hidden_pair", "naked_triple", "hidden_triple", "naked_quad", "hidden_quad"),
     ("x_wing", "swordfish", "jellyfish"),
@@ -379,9 +389,10 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         if enabled[X_CHAIN]:
             find_chains(cand, placed, pos, T, rec, X_CHAIN, TURBOT_LEVELS + rung - TURBOT)
         return
-    if rung == ALS_XZ:  # the ALS rung climbs the three ALS techniques
-        if enabled[ALS_XZ] or enabled[ALS_XY_WING] or enabled[ALS_CHAIN]:
-            find_als(cand, placed, pos, T, rec, enabled)
+    if rung in (ALS_XZ, GROUPED_AIC) or NISHIO_FORCING_CHAIN <= rung <= DYNAMIC_FORCING_CHAIN:
+        # SE's forcing chains where SE rates (classic and Jigsaw grids up to 9x9), else ours
+        if (rung >= NISHIO_FORCING_CHAIN) == _se_rates(T):
+            run_chain_rung(rung, cand, placed, pos, T, enabled, rec)
         return
     if FINNED_X_WING <= rung <= FINNED_JELLYFISH:
         sashimi = rung + SASHIMI_X_WING - FINNED_X_WING
@@ -414,10 +425,35 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_colouring(cand, placed, pos, T, rec)
     elif X_CHAIN <= rung <= AIC:
         find_chains(cand, placed, pos, T, rec, rung, cand.shape[0] * T.units.shape[1])
-    elif rung in (GROUPED_X_CHAIN, GROUPED_AIC):
+    elif rung == GROUPED_X_CHAIN:
         find_grouped(cand, placed, pos, T, rec, rung, True)
     elif rung == TRIAL_AND_ERROR:
         find_forcing(cand, placed, T, rec)
+
+
+@kernel(inline="always")
+def _se_rates(T):
+    """True where the grade takes SE's forcing chains: grids of up to 9 digits without cages
+    and without a variant's extra units (SE's chains are defined on rows, columns and boxes)."""
+    return (
+        T.units.shape[1] <= 9
+        and T.cage_total.shape[0] == 0
+        and T.units.shape[0] == 3 * T.units.shape[1]
+    )
+
+
+@kernel(inline="always")
+def run_chain_rung(rung, cand, placed, pos, T, enabled, rec):
+    """The rungs past the AICs: the ALS (which climbs the three ALS techniques) and grouped
+    AIC, or SE's Nishio, multiple and dynamic forcing chains."""
+    if rung == ALS_XZ:
+        if enabled[ALS_XZ] or enabled[ALS_XY_WING] or enabled[ALS_CHAIN]:
+            find_als(cand, placed, pos, T, rec, enabled)
+    elif rung == GROUPED_AIC:
+        if enabled[rung]:
+            find_grouped(cand, placed, pos, T, rec, rung, True)
+    elif enabled[rung]:
+        find_se_chains(cand, placed, T, rec, rung)
 
 
 @kernel(inline="always")
@@ -437,6 +473,9 @@ def run_person_rung(rung, cand, placed, pos, T, enabled, rec, work):
     if rung == GROUPED_NICE_LOOP:
         if enabled[GROUPED_AIC]:
             find_grouped(cand, placed, pos, T, rec, GROUPED_AIC, False)
+        return
+    if rung in (ALS_XZ, GROUPED_AIC):  # the person's ladder takes them on every grid
+        run_chain_rung(rung, cand, placed, pos, T, enabled, rec)
         return
     if rung == WXYZ_WING:  # HoDoKu's wider form: any four cells, one of which sees the rest
         if enabled[rung]:

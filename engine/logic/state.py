@@ -85,6 +85,9 @@ TECHNIQUES = (
     "als_chain",
     "franken_fish",
     "mutant_fish",
+    "nishio_forcing_chain",
+    "multiple_forcing_chain",
+    "dynamic_forcing_chain",
     "trial_and_error",
 )
 TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
@@ -143,6 +146,9 @@ TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
     ALS_CHAIN,
     FRANKEN_FISH,
     MUTANT_FISH,
+    NISHIO_FORCING_CHAIN,
+    MULTIPLE_FORCING_CHAIN,
+    DYNAMIC_FORCING_CHAIN,
     TRIAL_AND_ERROR,
 ) = range(len(TECHNIQUES))
 

@@ -85,12 +85,12 @@ from engine.logic.se_chains import length_steps
 from engine.logic.state import (
     AVOIDABLE_RECTANGLE,
     BUG_PLUS_ONE,
+    CYCLE,
     DYNAMIC_FORCING_CHAIN,
     FULL_HOUSE,
     HIDDEN_RECTANGLE,
     HIDDEN_SINGLE,
     NAKED_SINGLE,
-    NISHIO_FORCING_CHAIN,
     S_DIRECT,
     S_EXTRA,
     S_PASS,
@@ -188,7 +188,11 @@ RATINGS: dict[str, float] = {
     # (450-470) above them all, and tries both after its ALS and grouped chains
     "franken_fish": 8.2,
     "mutant_fish": 8.3,
-    # SE's own forcing chains (engine.logic.se_chains), plus its length bonus by complexity
+    # SE's own cycles and forcing chains (engine.logic.se_cycles, engine.logic.se_chains), plus
+    # its length bonus by their complexity
+    "cycle": 6.5,
+    "forcing_x_chain": 6.6,
+    "forcing_chain": 7.0,
     "nishio_forcing_chain": 7.5,
     "multiple_forcing_chain": 8.0,
     "dynamic_forcing_chain": 8.5,
@@ -588,7 +592,7 @@ def rate_steps(steps, proof, T, ratings, direct_ratings, tally):
             rating += SHAPE_BONUS * (extra == 3)
         elif tech == VWXYZ_WING:  # SE: by the most digits a cell of the set holds
             rating += SHAPE_BONUS * (2 - abs(3 - extra))
-        elif NISHIO_FORCING_CHAIN <= tech <= DYNAMIC_FORCING_CHAIN:  # SE: complexity less two
+        elif CYCLE <= tech <= DYNAMIC_FORCING_CHAIN:  # SE: by their complexity less two
             rating += se_length_bonus(extra - 2)
         elif X_CHAIN <= tech < TRIAL_AND_ERROR and tech != TUVWXYZ_WING:  # chains by length
             limit = float(CHAIN_FREE_LINKS)

@@ -127,6 +127,9 @@ SKILLS = (
         "a trial",
         "a trial: suppose a candidate and follow what it forces until something clashes",
         (
+            "cycle",
+            "forcing_x_chain",
+            "forcing_chain",
             "nishio_forcing_chain",
             "multiple_forcing_chain",
             "dynamic_forcing_chain",

@@ -61,6 +61,9 @@ NAMES: dict[str, str] = {
     "als_chain": "ALS-XY-Chain",
     "franken_fish": "Franken Fish",  # with its size and fins: "Finned Franken Swordfish"
     "mutant_fish": "Mutant Fish",
+    "cycle": "Bidirectional Cycle",
+    "forcing_x_chain": "Forcing X-Chain",
+    "forcing_chain": "Forcing Chain (XY)",
     "nishio_forcing_chain": "Nishio Forcing Chain",
     "multiple_forcing_chain": "Cell or Region Forcing Chain",
     "dynamic_forcing_chain": "Dynamic Forcing Chain",

@@ -142,7 +142,7 @@ def _drop(ws, r, i):
 
 
 @kernel
-def _units_in_se_order(T, cell, k):
+def units_in_se_order(T, cell, k):
     """The cell's ``k``-th unit in SE's order (box, row, column, then a variant's), or -1 for a
     padded repeat."""
     width = T.cell_units.shape[1]
@@ -202,7 +202,7 @@ def _chain(ws, r, source, grid, work, T, dynamic, y_links):
             met[cell] = met[-1]
             b = bit(digit)
             for k in range(T.cell_units.shape[1]):  # the digit gets off in the cell's units
-                u = _units_in_se_order(T, cell, k)
+                u = units_in_se_order(T, cell, k)
                 if u < 0:
                     continue
                 for j in range(n):
@@ -240,7 +240,7 @@ def _chain(ws, r, source, grid, work, T, dynamic, y_links):
                     onq[on_tail] = i
                     on_tail += 1
             for k in range(T.cell_units.shape[1]):  # the digit's other place in a unit gets on
-                u = _units_in_se_order(T, cell, k)
+                u = units_in_se_order(T, cell, k)
                 if u < 0:
                     continue
                 other = -1
@@ -410,7 +410,7 @@ def _region_chains(ws, best, grid, work, T, base, cell, digit, r, dynamic):
     b = bit(digit)
     runs = np.empty(n, dtype=np.int64)
     for k in range(T.cell_units.shape[1]):
-        u = _units_in_se_order(T, cell, k)
+        u = units_in_se_order(T, cell, k)
         if u < 0:
             continue
         first = -1

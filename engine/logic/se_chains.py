@@ -28,9 +28,13 @@ import numpy as np
 
 from engine.jit import kernel
 from engine.logic.state import (
+    C_STEPS,
+    CYCLE,
     DYNAMIC_FORCING_CHAIN,
     MULTIPLE_FORCING_CHAIN,
     NISHIO_FORCING_CHAIN,
+    S_EXTRA,
+    S_TECH,
     U0,
     add_proof,
     bit,
@@ -43,8 +47,11 @@ from engine.logic.state import (
     popcount,
 )
 
-#: SE's base rating of each rung, in tenths (Chaining.getDifficulty)
-BASE_TENTHS = {NISHIO_FORCING_CHAIN: 75, MULTIPLE_FORCING_CHAIN: 80, DYNAMIC_FORCING_CHAIN: 85}
+#: SE's base rating in tenths of each of its chain techniques, from CYCLE on (CycleHint,
+#: ForcingChainHint, Chaining.getDifficulty)
+BASE_TENTHS = np.array([65, 66, 70, 75, 80, 85], dtype=np.int64)
+BASE_TENTHS.setflags(write=False)
+assert len(BASE_TENTHS) == DYNAMIC_FORCING_CHAIN - CYCLE + 1
 # SE's tie-breaks between hints of one rating and complexity (getSortKey): double implications
 # first, then cell and region chains, contradictions last
 DOUBLE, CELL, REGION, ABSURD = 1, 5, 6, 7
@@ -64,6 +71,20 @@ def length_steps(length):
         ceiling = ceiling * 4 // 3 if odd else ceiling * 3 // 2
         odd = not odd
     return steps
+
+
+@kernel
+def settled_tenths(rec):
+    """The highest rating, in tenths, of the SE chain steps recorded so far: a hint rated no
+    higher cannot raise the puzzle's rating (its hardest step's), so a rung takes the first
+    such hint it finds instead of searching on for SE's easiest (the rating stays SE's unless
+    the steps that follow differ)."""
+    top = 0
+    for i in range(rec.counts[C_STEPS]):
+        tech = rec.steps[i, S_TECH]
+        if CYCLE <= tech <= DYNAMIC_FORCING_CHAIN:
+            top = max(top, BASE_TENTHS[tech - CYCLE] + length_steps(rec.steps[i, S_EXTRA] - 2))
+    return top
 
 
 @kernel
@@ -344,7 +365,8 @@ def find_se_chains(cand, placed, T, rec, tech):
     n = T.units.shape[1]
     nishio = tech == NISHIO_FORCING_CHAIN
     dynamic = tech != MULTIPLE_FORCING_CHAIN
-    base = 75 if nishio else (85 if dynamic else 80)
+    base = BASE_TENTHS[tech - CYCLE]
+    enough = settled_tenths(rec)
     grid = cand.copy()
     for c in range(ncells):
         if placed[c]:
@@ -356,6 +378,8 @@ def find_se_chains(cand, placed, T, rec, tech):
     runs = np.empty(n, dtype=np.int64)
     for cell in range(ncells):
         card = popcount(grid[cell])
+        if best[0] <= enough:
+            break
         if not (card > 2 or (card > 1 and dynamic)):
             continue
         value = 0

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.jit import kernel
-from engine.logic.se_chains import length_steps, units_in_se_order
+from engine.logic.se_chains import length_steps, settled_tenths, units_in_se_order
 from engine.logic.state import (
     CYCLE,
     FORCING_CHAIN,
@@ -76,7 +76,7 @@ def _is_ancestor(ws, rec, node):
 
 
 @kernel
-def _search(ws, source, grid, T, y_links, x_links, cycles, best, base, sort_key):
+def _search(ws, source, grid, T, y_links, x_links, cycles, best, base, sort_key, order):
     """One of SE's unary searches from ``source``, layer by layer: with ``cycles``, SE's doCycles
     (an "off" node is kept once per chain that reaches it, unless it is on that chain, and a
     cycle closes where the source comes back after four nodes or more); else doForcingChains
@@ -87,7 +87,7 @@ def _search(ws, source, grid, T, y_links, x_links, cycles, best, base, sort_key)
     n = units.shape[1]
     met[-1] += 1
     seen = met[-1]
-    how = (source, cycles, seen, base, sort_key)
+    how = (source, cycles, seen, base, sort_key, order)
     nodes[0], parent[0], depth[0] = source, -1, 0
     met[source] = seen
     layer[0] = 0
@@ -98,7 +98,11 @@ def _search(ws, source, grid, T, y_links, x_links, cycles, best, base, sort_key)
         length += 1
         # a hint found from here on has ``length`` nodes or more: stop once none can do better
         bound = base + length_steps(length - 2)
-        if bound > best[0] or (bound == best[0] and length > best[1]):
+        if (
+            best[0] <= best[6]
+            or bound > best[0]
+            or (bound == best[0] and (length, sort_key) > (best[1], best[2]))
+        ):
             return
         nxt = 0
         for li in range(size):
@@ -129,7 +133,7 @@ def _search(ws, source, grid, T, y_links, x_links, cycles, best, base, sort_key)
                 if y_links and popcount(grid[cell]) == 2:  # the bivalue cell's other digit
                     on = 2 * (cell * n + bit_index(grid[cell] & ~b)) + 1
                     if cycles and length >= 4 and on == source:
-                        _close_cycle(ws, p, count, best, grid, T, base, sort_key)
+                        _close_cycle(ws, p, count, best, grid, T, how)
                     count, nxt = _step(ws, p, on, how, count, nxt, best, grid, T)
                 if not x_links:
                     continue
@@ -148,7 +152,7 @@ def _search(ws, source, grid, T, y_links, x_links, cycles, best, base, sort_key)
                     if other >= 0:
                         on = 2 * (other * n + digit) + 1
                         if cycles and length >= 4 and on == source:
-                            _close_cycle(ws, p, count, best, grid, T, base, sort_key)
+                            _close_cycle(ws, p, count, best, grid, T, how)
                         count, nxt = _step(ws, p, on, how, count, nxt, best, grid, T)
         for li in range(nxt):
             layer[li] = following[li]
@@ -160,10 +164,10 @@ def _search(ws, source, grid, T, y_links, x_links, cycles, best, base, sort_key)
 def _step(ws, p, node, how, count, nxt, best, grid, T):
     """Record ``p`` implies ``node``: keep it for the next layer unless met (an "off" in a cycle
     search: unless on the chain to ``p``); a forcing chain ends at the source's opposite.
-    ``how``: the search's (source, cycles, stamp, base, tie-break). Returns the new (record
-    count, next layer size)."""
+    ``how``: the search's (source, cycles, stamp, base, tie-break, scan order). Returns the new
+    (record count, next layer size)."""
     nodes, parent, depth, met, following = ws[0], ws[1], ws[2], ws[3], ws[5]
-    source, cycles, seen, base, sort_key = how
+    source, cycles, seen = how[0], how[1], how[2]
     if cycles and not node & 1:
         if _is_ancestor(ws, p, node):
             return count, nxt
@@ -172,31 +176,45 @@ def _step(ws, p, node, how, count, nxt, best, grid, T):
     met[node] = seen
     nodes[count], parent[count], depth[count] = node, p, depth[p] + 1
     if not cycles and node == source ^ 1:
-        _offer_forcing(ws, best, grid, base, depth[count] + 1, sort_key, node, T.units.shape[1])
+        _offer_forcing(ws, best, grid, how, depth[count] + 1, node, T.units.shape[1])
     following[nxt] = count
     return count + 1, nxt + 1
 
 
 @kernel
-def _close_cycle(ws, p, count, best, grid, T, base, sort_key):
+def _close_cycle(ws, p, count, best, grid, T, how):
     """The "off" record ``p`` brings the source back on: a cycle, held in the free record
     ``count`` (overwritten by the next record)."""
     nodes, parent, depth = ws[0], ws[1], ws[2]
     nodes[count], parent[count], depth[count] = nodes[0], p, depth[p] + 1
-    _offer_cycle(ws, best, grid, T, base, count, sort_key)
+    _offer_cycle(ws, best, grid, T, how, count)
 
 
 @kernel(inline="always")
-def _better(best, tenths, complexity, sort_key):
-    return (tenths, complexity, sort_key) < (best[0], best[1], best[2])
+def _better(best, tenths, complexity, how):
+    """SE's order of hints: rating, complexity, tie-break, then the first found (in SE's scan:
+    by source cell and digit, a cycle before a forcing chain from "on" and one from "off")."""
+    return (tenths, complexity, how[4], how[5]) < (best[0], best[1], best[2], best[3])
 
 
 @kernel
-def _offer_forcing(ws, best, grid, base, complexity, sort_key, target, n):
+def _keep(best, tenths, complexity, how, cell):
+    best[0], best[1], best[2], best[3], best[4], best[5] = (
+        tenths,
+        complexity,
+        how[4],
+        how[5],
+        cell,
+        how[3],
+    )
+
+
+@kernel
+def _offer_forcing(ws, best, grid, how, complexity, target, n):
     """A forcing chain ending at ``target`` (the source's opposite): off, the candidate goes;
     on, the cell's other candidates go."""
-    tenths = base + length_steps(complexity - 2)
-    if not _better(best, tenths, complexity, sort_key):
+    tenths = how[3] + length_steps(complexity - 2)
+    if not _better(best, tenths, complexity, how):
         return
     pid = target >> 1
     cell, digit = pid // n, pid % n
@@ -210,19 +228,19 @@ def _offer_forcing(ws, best, grid, base, complexity, sort_key, target, n):
         count += 1
     if count:
         ws[10][0] = count
-        best[0], best[1], best[2], best[3], best[4] = tenths, complexity, sort_key, cell, base
+        _keep(best, tenths, complexity, how, cell)
 
 
 @kernel
-def _offer_cycle(ws, best, grid, T, base, closing, sort_key):
+def _offer_cycle(ws, best, grid, T, how, closing):
     """A cycle from the source back to itself (record ``closing``): the candidates off the
     cycle that see one of its "on" nodes and one of its "off" nodes of their digit go."""
     nodes, parent, depth, cells = ws[0], ws[1], ws[2], ws[8]
     forward, backward = ws[6], ws[7]
     n = T.units.shape[1]
     complexity = depth[closing]  # the closing node is the source: counted once
-    tenths = base + length_steps(complexity - 2)
-    if not _better(best, tenths, complexity, sort_key):
+    tenths = how[3] + length_steps(complexity - 2)
+    if not _better(best, tenths, complexity, how):
         return
     cells[-1] += 1
     x = closing
@@ -258,18 +276,22 @@ def _offer_cycle(ws, best, grid, T, base, closing, sort_key):
         x = parent[x]
     if count:
         ws[10][0] = count
-        best[0], best[1], best[2], best[3] = (
-            tenths,
-            complexity,
-            sort_key,
-            (nodes[closing] >> 1) // n,
-        )
-        best[4] = base
+        _keep(best, tenths, complexity, how, (nodes[closing] >> 1) // n)
 
 
-#: SE's unary searches in its order (X-links alone, Y-links alone, both), each as (Y-links,
-#: X-links, cycle base, forcing chain base in tenths, tie-break)
-SEARCHES = ((False, True, 65, 66, 2), (True, False, 65, 0, 3), (True, True, 70, 70, 4))
+#: SE's unary searches (X-links alone, Y-links alone, both) as (Y-links, X-links, cycles,
+#: forcing chains, base in tenths, tie-break). SE finds both kinds from each source in turn;
+#: here a kind's sources come together, and the cycles with both links come last: a cycle that
+#: removes a candidate gives that candidate a forcing chain a few nodes longer, so where no
+#: forcing chain holds, no cycle with both links can, and where one does its length bounds
+#: the cycle search. The order of hints stays SE's (``_better``).
+SEARCHES = (
+    (False, True, True, False, 65, 2),
+    (False, True, False, True, 66, 2),
+    (True, False, True, False, 65, 3),
+    (True, True, False, True, 70, 4),
+    (True, True, True, False, 70, 4),
+)
 
 
 @kernel
@@ -283,9 +305,15 @@ def find_se_cycles(cand, placed, T, rec):
         if placed[c]:
             grid[c] = U0
     ws = _workspace(ncells, n)
-    best = np.array([NO_HINT, NO_HINT, NO_HINT, -1, 0], dtype=np.int64)
-    for y_links, x_links, cycle_base, forcing_base, sort_key in SEARCHES:
+    # rating in tenths, complexity, tie-break, scan order, cell, base; a rating that is enough
+    best = np.array([NO_HINT, NO_HINT, NO_HINT, NO_HINT, -1, 0, 0], dtype=np.int64)
+    best[6] = settled_tenths(rec)
+    for y_links, x_links, cycles, forcing, base, sort_key in SEARCHES:
+        if y_links and x_links and cycles and best[4] < 0:
+            break  # no forcing chain: no cycle with both links removes anything
         for cell in range(ncells):
+            if best[0] <= best[6]:
+                break
             card = popcount(grid[cell])
             if card < 2 or (not x_links and card > 2):  # SE: Y-cycles start in bivalue cells
                 continue
@@ -294,20 +322,22 @@ def find_se_cycles(cand, placed, T, rec):
                 low = lowest_bit(m)
                 m ^= low
                 on = 2 * (cell * n + bit_index(low)) + 1
-                _search(ws, on, grid, T, y_links, x_links, True, best, cycle_base, sort_key)
-                if (
-                    x_links
-                ):  # SE: forcing chains need X-links (a Y-chain's length is both odd and even)
-                    _search(ws, on, grid, T, y_links, True, False, best, forcing_base, sort_key)
-                    _search(ws, on ^ 1, grid, T, y_links, True, False, best, forcing_base, sort_key)
-    if best[3] < 0:
+                order = 4 * (on >> 1)
+                if cycles:
+                    _search(ws, on, grid, T, y_links, x_links, True, best, base, sort_key, order)
+                if forcing:
+                    _search(ws, on, grid, T, y_links, True, False, best, base, sort_key, order + 1)
+                    _search(
+                        ws, on ^ 1, grid, T, y_links, True, False, best, base, sort_key, order + 2
+                    )
+    if best[4] < 0:
         return
     start = mark(rec)
-    add_proof(rec, best[3])
+    add_proof(rec, best[4])
     kept = ws[9]
     digits = U0
     for i in range(ws[10][0]):
         eliminate(rec, cand, kept[i] // n, kept[i] % n)
         digits |= bit(kept[i] % n)
-    tech = CYCLE if best[4] == 65 else (FORCING_X_CHAIN if best[4] == 66 else FORCING_CHAIN)
+    tech = CYCLE if best[5] == 65 else (FORCING_X_CHAIN if best[5] == 66 else FORCING_CHAIN)
     commit(rec, start, tech, best[1], digits)

@@ -41,6 +41,9 @@ from engine.logic.state import (
 )
 
 NO_HINT = 1 << 30
+#: what a search looks for: forcing chains, cycles, or only how soon its source comes back
+#: (each node once, as a forcing chain search: no SE cycle is shorter)
+FORCING, CYCLES, PROBE = 0, 1, 2
 
 
 @kernel
@@ -76,18 +79,22 @@ def _is_ancestor(ws, rec, node):
 
 
 @kernel
-def _search(ws, source, grid, T, y_links, x_links, cycles, best, base, sort_key, order):
-    """One of SE's unary searches from ``source``, layer by layer: with ``cycles``, SE's doCycles
+def _search(ws, source, grid, T, mode, best):
+    """One of SE's unary searches from ``source``, layer by layer, its ``mode`` (Y-links,
+    X-links, cycles, base, tie-break, scan order, cap). With ``cycles``, SE's doCycles
     (an "off" node is kept once per chain that reaches it, unless it is on that chain, and a
     cycle closes where the source comes back after four nodes or more); else doForcingChains
-    (each node once; the chain ends at the source's opposite). Offers each hint to ``best``."""
+    (each node once; the chain ends at the source's opposite). Offers each hint to ``best``;
+    stops after ``cap`` layers."""
     nodes, parent, depth, met, layer, following = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5]
     near = ws[8]
+    y_links, x_links, kind, base, sort_key, order, cap = mode
+    cycles = kind != FORCING
     units = T.units
     n = units.shape[1]
     met[-1] += 1
     seen = met[-1]
-    how = (source, cycles, seen, base, sort_key, order)
+    how = (source, kind, seen, base, sort_key, order)
     nodes[0], parent[0], depth[0] = source, -1, 0
     met[source] = seen
     layer[0] = 0
@@ -99,11 +106,12 @@ def _search(ws, source, grid, T, y_links, x_links, cycles, best, base, sort_key,
         # a hint found from here on has ``length`` nodes or more: stop once none can do better
         bound = base + length_steps(length - 2)
         if (
-            best[0] <= best[6]
+            length > cap
+            or best[0] <= best[6]
             or bound > best[0]
             or (bound == best[0] and (length, sort_key) > (best[1], best[2]))
         ):
-            return
+            return 0
         nxt = 0
         for li in range(size):
             p = layer[li]
@@ -133,6 +141,8 @@ def _search(ws, source, grid, T, y_links, x_links, cycles, best, base, sort_key,
                 if y_links and popcount(grid[cell]) == 2:  # the bivalue cell's other digit
                     on = 2 * (cell * n + bit_index(grid[cell] & ~b)) + 1
                     if cycles and length >= 4 and on == source:
+                        if kind == PROBE:
+                            return length
                         _close_cycle(ws, p, count, best, grid, T, how)
                     count, nxt = _step(ws, p, on, how, count, nxt, best, grid, T)
                 if not x_links:
@@ -152,12 +162,15 @@ def _search(ws, source, grid, T, y_links, x_links, cycles, best, base, sort_key,
                     if other >= 0:
                         on = 2 * (other * n + digit) + 1
                         if cycles and length >= 4 and on == source:
+                            if kind == PROBE:
+                                return length
                             _close_cycle(ws, p, count, best, grid, T, how)
                         count, nxt = _step(ws, p, on, how, count, nxt, best, grid, T)
         for li in range(nxt):
             layer[li] = following[li]
         size = nxt
         on_phase = not on_phase
+    return 0
 
 
 @kernel
@@ -167,15 +180,15 @@ def _step(ws, p, node, how, count, nxt, best, grid, T):
     ``how``: the search's (source, cycles, stamp, base, tie-break, scan order). Returns the new
     (record count, next layer size)."""
     nodes, parent, depth, met, following = ws[0], ws[1], ws[2], ws[3], ws[5]
-    source, cycles, seen = how[0], how[1], how[2]
-    if cycles and not node & 1:
+    source, kind, seen = how[0], how[1], how[2]
+    if kind == CYCLES and not node & 1:
         if _is_ancestor(ws, p, node):
             return count, nxt
     elif met[node] == seen:
         return count, nxt
     met[node] = seen
     nodes[count], parent[count], depth[count] = node, p, depth[p] + 1
-    if not cycles and node == source ^ 1:
+    if kind == FORCING and node == source ^ 1:
         _offer_forcing(ws, best, grid, how, depth[count] + 1, node, T.units.shape[1])
     following[nxt] = count
     return count + 1, nxt + 1
@@ -284,13 +297,18 @@ def _offer_cycle(ws, best, grid, T, how, closing):
 #: here a kind's sources come together, and the cycles with both links come last: a cycle that
 #: removes a candidate gives that candidate a forcing chain a few nodes longer, so where no
 #: forcing chain holds, no cycle with both links can, and where one does its length bounds
-#: the cycle search. The order of hints stays SE's (``_better``).
+#: the cycle search. Forcing chains with both links are looked for twice, first no longer than
+#: ``SHORT`` layers: most states have short ones, and once one is found every longer search
+#: stops at its length. The order of hints stays SE's (``_better``).
+ALL = 1 << 20
+SHORT = 6
 SEARCHES = (
-    (False, True, True, False, 65, 2),
-    (False, True, False, True, 66, 2),
-    (True, False, True, False, 65, 3),
-    (True, True, False, True, 70, 4),
-    (True, True, True, False, 70, 4),
+    (False, True, True, False, 65, 2, ALL),
+    (False, True, False, True, 66, 2, ALL),
+    (True, False, True, False, 65, 3, ALL),
+    (True, True, False, True, 70, 4, SHORT),
+    (True, True, False, True, 70, 4, ALL),
+    (True, True, True, False, 70, 4, ALL),
 )
 
 
@@ -308,9 +326,18 @@ def find_se_cycles(cand, placed, T, rec):
     # rating in tenths, complexity, tie-break, scan order, cell, base; a rating that is enough
     best = np.array([NO_HINT, NO_HINT, NO_HINT, NO_HINT, -1, 0, 0], dtype=np.int64)
     best[6] = settled_tenths(rec)
-    for y_links, x_links, cycles, forcing, base, sort_key in SEARCHES:
+    index = comp = size = np.empty(0, dtype=np.int64)
+    reach = np.empty((0, 0), dtype=np.uint64)
+    links = -1
+    for y_links, x_links, cycles, forcing, base, sort_key, cap in SEARCHES:
         if y_links and x_links and cycles and best[4] < 0:
             break  # no forcing chain: no cycle with both links removes anything
+        if links != 2 * y_links + x_links:  # the searches ``reach`` spares: most of them
+            links = 2 * y_links + x_links
+            index, comp, reach = static_reach(grid, T, y_links, x_links)
+            size = np.zeros(comp.shape[0] + 1, dtype=np.int64)
+            for v in range(comp.shape[0]):
+                size[comp[v]] += 1
         for cell in range(ncells):
             if best[0] <= best[6]:
                 break
@@ -323,13 +350,18 @@ def find_se_cycles(cand, placed, T, rec):
                 m ^= low
                 on = 2 * (cell * n + bit_index(low)) + 1
                 order = 4 * (on >> 1)
-                if cycles:
-                    _search(ws, on, grid, T, y_links, x_links, True, best, base, sort_key, order)
-                if forcing:
-                    _search(ws, on, grid, T, y_links, True, False, best, base, sort_key, order + 1)
-                    _search(
-                        ws, on ^ 1, grid, T, y_links, True, False, best, base, sort_key, order + 2
-                    )
+                v = 2 * index[on >> 1] + 1  # the source's node in ``reach``
+                mode = (y_links, x_links, CYCLES, base, sort_key, order, cap)
+                if cycles and _may_cycle(ws, on, grid, T, mode, size[comp[v]], best):
+                    _search(ws, on, grid, T, mode, best)
+                if not forcing:
+                    continue
+                if _reaches(reach, comp, v):
+                    mode = (y_links, True, FORCING, base, sort_key, order + 1, cap)
+                    _search(ws, on, grid, T, mode, best)
+                if _reaches(reach, comp, v ^ 1):
+                    mode = (y_links, True, FORCING, base, sort_key, order + 2, cap)
+                    _search(ws, on ^ 1, grid, T, mode, best)
     if best[4] < 0:
         return
     start = mark(rec)
@@ -341,3 +373,153 @@ def find_se_cycles(cand, placed, T, rec):
         digits |= bit(kept[i] % n)
     tech = CYCLE if best[5] == 65 else (FORCING_X_CHAIN if best[5] == 66 else FORCING_CHAIN)
     commit(rec, start, tech, best[1], digits)
+
+
+@kernel
+def static_reach(grid, T, y_links, x_links):
+    """Which node reaches which on the grid as it is, with SE's links of a search (an "on"
+    puts its digit off in its units, and with ``y_links`` the cell's other digits; an "off"
+    puts on a bivalue cell's other digit with ``y_links``, the digit's other place in a unit
+    with ``x_links``): the nodes of
+    the candidates (``index[cell * n + digit]``, -1 for none; node ``2 * k + on`` of candidate
+    ``k``), each node's strongly connected component, and each component's reach as a bitset
+    over the nodes. SE's searches on this graph (forcing chains, cycles, cell and region chains
+    without dynamic rules) find something only where reach says so: most sources need no
+    search (Tarjan's components, then their reach in the order Tarjan closes them)."""
+    units = T.units
+    n = units.shape[1]
+    ncells = grid.shape[0]
+    index = np.full(ncells * n, -1, dtype=np.int64)
+    k = 0
+    for c in range(ncells):
+        m = grid[c]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            index[c * n + bit_index(low)] = k
+            k += 1
+    nodes = 2 * k
+    width = 4 * n
+    adj = np.empty((nodes, width), dtype=np.int64)
+    degree = np.zeros(nodes, dtype=np.int64)
+    for c in range(ncells):
+        m = grid[c]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            d = bit_index(low)
+            on = 2 * index[c * n + d] + 1
+            rest = grid[c] & ~low if y_links else U0  # on: the cell's other digits off
+            while rest:
+                other = lowest_bit(rest)
+                rest ^= other
+                adj[on, degree[on]] = 2 * index[c * n + bit_index(other)]
+                degree[on] += 1
+            if y_links and popcount(grid[c]) == 2:  # off: a bivalue cell's other digit on
+                adj[on - 1, degree[on - 1]] = 2 * index[c * n + bit_index(grid[c] & ~low)] + 1
+                degree[on - 1] += 1
+            for j in range(T.cell_units.shape[1]):
+                u = units_in_se_order(T, c, j)
+                if u < 0:
+                    continue
+                places = 0
+                other_cell = -1
+                for i in range(n):
+                    q = units[u, i]
+                    if q != c and grid[q] & low:
+                        places += 1
+                        other_cell = q
+                        off = 2 * index[q * n + d]
+                        seen = False  # on: the digit off in the cell's units (each cell once)
+                        for e in range(degree[on]):
+                            seen |= adj[on, e] == off
+                        if not seen:
+                            adj[on, degree[on]] = off
+                            degree[on] += 1
+                if x_links and places == 1:  # off: the digit's other place in a unit on
+                    adj[on - 1, degree[on - 1]] = 2 * index[other_cell * n + d] + 1
+                    degree[on - 1] += 1
+    words = (nodes + 63) // 64
+    comp = np.full(nodes, -1, dtype=np.int64)
+    reach = np.zeros((nodes, words), dtype=np.uint64)
+    low_link = np.zeros(nodes, dtype=np.int64)
+    order = np.full(nodes, -1, dtype=np.int64)
+    stack = np.empty(nodes, dtype=np.int64)
+    on_stack = np.zeros(nodes, dtype=np.bool_)
+    calls = np.empty(nodes, dtype=np.int64)
+    edge = np.zeros(nodes, dtype=np.int64)
+    counter = 0
+    top = 0
+    comps = 0
+    for root in range(nodes):
+        if order[root] >= 0:
+            continue
+        depth = 0
+        calls[0] = root
+        order[root] = low_link[root] = counter
+        counter += 1
+        stack[top] = root
+        top += 1
+        on_stack[root] = True
+        while depth >= 0:
+            v = calls[depth]
+            if edge[v] < degree[v]:
+                w = adj[v, edge[v]]
+                edge[v] += 1
+                if order[w] < 0:
+                    order[w] = low_link[w] = counter
+                    counter += 1
+                    stack[top] = w
+                    top += 1
+                    on_stack[w] = True
+                    depth += 1
+                    calls[depth] = w
+                elif on_stack[w]:
+                    low_link[v] = min(low_link[v], order[w])
+                continue
+            if low_link[v] == order[v]:  # v closes a component: its reach is complete below
+                start = top
+                while True:
+                    start -= 1
+                    w = stack[start]
+                    on_stack[w] = False
+                    comp[w] = comps
+                    reach[comps, w >> 6] |= np.uint64(1) << np.uint64(w & 63)
+                    if w == v:
+                        break
+                for i in range(start, top):
+                    w = stack[i]
+                    for e in range(degree[w]):
+                        x = comp[adj[w, e]]
+                        if x != comps:
+                            reach[comps] |= reach[x]
+                top = start
+                comps += 1
+            depth -= 1
+            if depth >= 0:
+                parent = calls[depth]
+                low_link[parent] = min(low_link[parent], low_link[v])
+    return index, comp, reach
+
+
+@kernel(inline="always")
+def _reaches(reach, comp, v):
+    """Whether node ``v`` reaches its opposite (so a forcing chain from ``v`` exists)."""
+    w = v ^ 1
+    return reach[comp[v], w >> 6] & (np.uint64(1) << np.uint64(w & 63)) != U0
+
+
+@kernel
+def _may_cycle(ws, on, grid, T, mode, component, best):
+    """Whether a cycle search of ``mode`` from ``on`` could find the easiest hint: the node
+    must lie on a loop of the graph, and the shortest way back to it (each node once: no cycle
+    SE finds is shorter) must not rate above the best hint so far. The cycle search itself
+    keeps each "off" once per chain, far dearer."""
+    if component == 1:
+        return False
+    y_links, x_links, _, base, sort_key, order, cap = mode
+    length = _search(ws, on, grid, T, (y_links, x_links, PROBE, base, sort_key, order, cap), best)
+    if length == 0:
+        return False
+    tenths = base + length_steps(length - 2)
+    return (tenths, length, sort_key, order) < (best[0], best[1], best[2], best[3])

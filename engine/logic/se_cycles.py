@@ -41,9 +41,8 @@ from engine.logic.state import (
 )
 
 NO_HINT = 1 << 30
-#: what a search looks for: forcing chains, cycles, or only how soon its source comes back
-#: (each node once, as a forcing chain search: no SE cycle is shorter)
-FORCING, CYCLES, PROBE = 0, 1, 2
+#: what a search looks for: forcing chains or cycles
+FORCING, CYCLES = 0, 1
 
 
 @kernel
@@ -111,7 +110,7 @@ def _search(ws, source, grid, T, mode, best):
             or bound > best[0]
             or (bound == best[0] and (length, sort_key) > (best[1], best[2]))
         ):
-            return 0
+            return
         nxt = 0
         for li in range(size):
             p = layer[li]
@@ -141,8 +140,6 @@ def _search(ws, source, grid, T, mode, best):
                 if y_links and popcount(grid[cell]) == 2:  # the bivalue cell's other digit
                     on = 2 * (cell * n + bit_index(grid[cell] & ~b)) + 1
                     if cycles and length >= 4 and on == source:
-                        if kind == PROBE:
-                            return length
                         _close_cycle(ws, p, count, best, grid, T, how)
                     count, nxt = _step(ws, p, on, how, count, nxt, best, grid, T)
                 if not x_links:
@@ -162,15 +159,12 @@ def _search(ws, source, grid, T, mode, best):
                     if other >= 0:
                         on = 2 * (other * n + digit) + 1
                         if cycles and length >= 4 and on == source:
-                            if kind == PROBE:
-                                return length
                             _close_cycle(ws, p, count, best, grid, T, how)
                         count, nxt = _step(ws, p, on, how, count, nxt, best, grid, T)
         for li in range(nxt):
             layer[li] = following[li]
         size = nxt
         on_phase = not on_phase
-    return 0
 
 
 @kernel
@@ -352,7 +346,7 @@ def find_se_cycles(cand, placed, T, rec):
                 order = 4 * (on >> 1)
                 v = 2 * index[on >> 1] + 1  # the source's node in ``reach``
                 mode = (y_links, x_links, CYCLES, base, sort_key, order, cap)
-                if cycles and _may_cycle(ws, on, grid, T, mode, size[comp[v]], best):
+                if cycles and size[comp[v]] > 1:  # a cycle's nodes lie on a loop of the graph
                     _search(ws, on, grid, T, mode, best)
                 if not forcing:
                     continue
@@ -507,19 +501,3 @@ def _reaches(reach, comp, v):
     """Whether node ``v`` reaches its opposite (so a forcing chain from ``v`` exists)."""
     w = v ^ 1
     return reach[comp[v], w >> 6] & (np.uint64(1) << np.uint64(w & 63)) != U0
-
-
-@kernel
-def _may_cycle(ws, on, grid, T, mode, component, best):
-    """Whether a cycle search of ``mode`` from ``on`` could find the easiest hint: the node
-    must lie on a loop of the graph, and the shortest way back to it (each node once: no cycle
-    SE finds is shorter) must not rate above the best hint so far. The cycle search itself
-    keeps each "off" once per chain, far dearer."""
-    if component == 1:
-        return False
-    y_links, x_links, _, base, sort_key, order, cap = mode
-    length = _search(ws, on, grid, T, (y_links, x_links, PROBE, base, sort_key, order, cap), best)
-    if length == 0:
-        return False
-    tenths = base + length_steps(length - 2)
-    return (tenths, length, sort_key, order) < (best[0], best[1], best[2], best[3])

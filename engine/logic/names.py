@@ -62,11 +62,11 @@ NAMES: dict[str, str] = {
     "franken_fish": "Franken Fish",  # with its size and fins: "Finned Franken Swordfish"
     "mutant_fish": "Mutant Fish",
     "cycle": "Bidirectional Cycle",
-    "forcing_x_chain": "Forcing X-Chain",
-    "forcing_chain": "Forcing Chain (XY)",
-    "nishio_forcing_chain": "Nishio Forcing Chain",
-    "multiple_forcing_chain": "Cell or Region Forcing Chain",
-    "dynamic_forcing_chain": "Dynamic Forcing Chain",
+    "forcing_x_chain": "Forcing X-Chains",
+    "forcing_chain": "Forcing Chains",
+    "nishio_forcing_chain": "Nishio Forcing Chains",
+    "multiple_forcing_chain": "Cell or Region Forcing Chains",
+    "dynamic_forcing_chain": "Dynamic Forcing Chains",
     "trial_and_error": "Forcing Chain",
 }
 assert tuple(NAMES) == TECHNIQUES, "every technique needs a display name, in the ladder's order"

@@ -62,11 +62,13 @@ def reference_length(cands: list[set[int]], cell: int, digit: int, n: int) -> in
 
 
 def stuck_states(count: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """States of top1465 puzzles where the whole ladder below trial is stuck."""
+    """States of top1465 puzzles where the grade's ladder below SE's chains is stuck (on a
+    classic grid those rate the puzzles that trial rates elsewhere)."""
     space = workspace(parse("." * 81).geometry)
+    below_se = RUNG_ARRAY[: list(RUNG_ARRAY).index(TECHNIQUE_INDEX["cycle"])]
     states = []
     for line in top_puzzles(6 * count):
-        solved, _ = space.solve(parse(line).values, rungs=RUNG_ARRAY[:-1])
+        solved, _ = space.solve(parse(line).values, rungs=below_se)
         if not solved:
             states.append((space.cand.copy(), space.placed.copy()))
         if len(states) == count:
@@ -114,13 +116,17 @@ def test_the_trial_rating_grows_with_length_from_its_base() -> None:
 
 
 @pytest.mark.skipif(not TOP.exists(), reason="shared data not present")
-def test_puzzles_that_need_trial_score_in_extreme() -> None:
-    """Extreme holds what SE needs forcing chains for: trial, or the ALS (rated at that level)."""
+def test_puzzles_that_need_forcing_chains_score_in_extreme() -> None:
+    """Extreme holds what SE needs forcing chains past the Nishio for (cell, region and dynamic
+    chains, 8.0 up), and a puzzle only Nishio chains or less solve is extreme only when one of
+    its Nishio chains is long enough to rate 7.9."""
     grades = [grade(line) for line in top_puzzles(40)]
-    trial = [g for g in grades if "trial_and_error" in g.steps_per_technique]
-    assert trial and all(g.score >= TRIAL_BASE and g.tier == "extreme" for g in trial)
     extreme = DEFAULT_TIERS["extreme"].score[0]
-    forcing_level = {name for name, rating in RATINGS.items() if rating >= extreme}
+    past_nishio = {"multiple_forcing_chain", "dynamic_forcing_chain", "trial_and_error"}
+    assert any(past_nishio & set(g.steps_per_technique) for g in grades)
     for g in grades:
-        if g not in trial:
-            assert (g.tier == "extreme") == bool(forcing_level & set(g.steps_per_technique))
+        used = set(g.steps_per_technique)
+        if past_nishio & used:
+            assert g.score >= RATINGS["multiple_forcing_chain"] and g.tier == "extreme"
+        elif g.tier == "extreme":
+            assert "nishio_forcing_chain" in used and g.score >= extreme

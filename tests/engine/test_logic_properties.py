@@ -115,8 +115,35 @@ def test_grade_is_deterministic(puzzles: list[str]) -> None:
         assert np.array_equal(first.cell_passes, second.cell_passes)
 
 
-def summary(g: engine.Grade) -> tuple:
-    return (g.score, g.tier, g.iterations, g.hardest, g.solved, g.clues, g.steps_per_technique)
+#: SE's chain techniques (engine.logic.se_cycles, engine.logic.se_chains)
+SE_CHAINS = {
+    "cycle",
+    "forcing_x_chain",
+    "forcing_chain",
+    "nishio_forcing_chain",
+    "multiple_forcing_chain",
+    "dynamic_forcing_chain",
+}
+
+
+def assert_same_grade(image: engine.Grade, original: engine.Grade, cells: np.ndarray) -> None:
+    """A transform keeps the rating, the tier and the hardest technique; and the whole path
+    (iterations, steps per technique, each cell's pass) unless SE's chains rate the puzzle:
+    those take SE's easiest hint with SE's tie-break, the first in its scan of the cells, so a
+    transformed grid may take another hint of the same rating and go on by another path."""
+    keep = (image.score, image.tier, image.hardest, image.solved, image.clues)
+    assert keep == (
+        original.score,
+        original.tier,
+        original.hardest,
+        original.solved,
+        original.clues,
+    )
+    if SE_CHAINS & set(original.steps_per_technique):
+        return
+    assert image.iterations == original.iterations
+    assert image.steps_per_technique == original.steps_per_technique
+    assert np.array_equal(image.cell_passes, original.cell_passes[cells])
 
 
 @settings(max_examples=40, deadline=None)
@@ -125,9 +152,7 @@ def test_grade_is_invariant_under_the_group(puzzles: list[str], index: int, seed
     geo = geometry(3, 3)
     text = puzzles[index]
     moved, cells = transform(geo, text, seed)
-    original, image = engine.grade(text), engine.grade(moved)
-    assert summary(image) == summary(original)
-    assert np.array_equal(image.cell_passes, original.cell_passes[cells])
+    assert_same_grade(engine.grade(moved), engine.grade(text), cells)
 
 
 @settings(max_examples=15, deadline=None)
@@ -140,8 +165,7 @@ def test_invariance_on_other_geometries(shape: tuple[int, int], seed: int) -> No
     text = dig(geo, seed)
     moved, cells = transform(geo, text, seed)
     original, image = engine.grade(text, box=geo.shape), engine.grade(moved, box=geo.shape)
-    assert summary(image) == summary(original)
-    assert np.array_equal(image.cell_passes, original.cell_passes[cells])
+    assert_same_grade(image, original, cells)
 
 
 def test_unsolvable_and_ambiguous_puzzles_are_refused() -> None:

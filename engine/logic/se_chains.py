@@ -254,24 +254,12 @@ def _chain(ws, r, source, grid, work, T, dynamic, y_links):
                     _add_parent(ws, r, i, 2 * (cell * n + bit_index(low)))
                 if _member(ws, r, on ^ 1):
                     return _close(ws, r, i), ws[1][r, on ^ 1]
-                if _member(ws, r, on):
-                    _drop(ws, r, i)
-                else:
-                    _keep(ws, r, i)
-                    onq[on_tail] = i
-                    on_tail += 1
+                on_tail = _queue_on(ws, r, i, on, on_tail)
             for k in range(T.cell_units.shape[1]):  # the digit's other place in a unit gets on
                 u = units_in_se_order(T, cell, k)
                 if u < 0:
                     continue
-                other = -1
-                for j in range(n):
-                    c = units[u, j]
-                    if c != cell and work[c] & b:
-                        if other >= 0:
-                            other = -2
-                            break
-                        other = c
+                other = other_place(units[u], cell, work, b)
                 if other < 0:
                     continue
                 on = 2 * (other * n + digit) + 1
@@ -282,16 +270,36 @@ def _chain(ws, r, source, grid, work, T, dynamic, y_links):
                         _add_parent(ws, r, i, 2 * (c * n + digit))
                 if _member(ws, r, on ^ 1):
                     return _close(ws, r, i), ws[1][r, on ^ 1]
-                if _member(ws, r, on):
-                    _drop(ws, r, i)
-                else:
-                    _keep(ws, r, i)
-                    onq[on_tail] = i
-                    on_tail += 1
+                on_tail = _queue_on(ws, r, i, on, on_tail)
             if dynamic:
                 work[cell] &= ~b
         else:
             return -1, -1
+
+
+@kernel
+def other_place(cells, cell, grid, b):
+    """The one cell of a unit's ``cells`` other than ``cell`` whose candidates ``grid`` holds
+    digit ``b`` (a bit), or -1 when none or several do: SE's strong link in a unit."""
+    other = -1
+    for c in cells:
+        if c != cell and grid[c] & b:
+            if other >= 0:
+                return -1
+            other = c
+    return other
+
+
+@kernel
+def _queue_on(ws, r, i, on, on_tail):
+    """Keep the open record ``i`` of node ``on`` and queue it, unless ``on`` is a member of run
+    ``r`` already; returns the new tail of the "on" queue."""
+    if _member(ws, r, on):
+        _drop(ws, r, i)
+        return on_tail
+    _keep(ws, r, i)
+    ws[6][on_tail] = i
+    return on_tail + 1
 
 
 @kernel

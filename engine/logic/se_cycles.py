@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.jit import kernel
-from engine.logic.se_chains import length_steps, settled_tenths, units_in_se_order
+from engine.logic.se_chains import length_steps, other_place, settled_tenths, units_in_se_order
 from engine.logic.state import (
     CYCLE,
     FORCING_CHAIN,
@@ -148,14 +148,7 @@ def _search(ws, source, grid, T, mode, best):
                     u = units_in_se_order(T, cell, k)
                     if u < 0:
                         continue
-                    other = -1
-                    for j in range(n):
-                        c = units[u, j]
-                        if c != cell and grid[c] & b:
-                            if other >= 0:
-                                other = -2
-                                break
-                            other = c
+                    other = other_place(units[u], cell, grid, b)
                     if other >= 0:
                         on = 2 * (other * n + digit) + 1
                         if cycles and length >= 4 and on == source:

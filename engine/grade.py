@@ -66,12 +66,15 @@ from engine.geometry import Geometry
 from engine.jit import kernel
 from engine.logic.chains import (
     MAX_FISH_LINKS,
+    OTHER_UNIT_BONUS,
     SHAPE_BONUS,
     STRONG_LINK_BASES,
     strong_link_rating,
 )
 from engine.logic.passes import FOUR_LINKS as FOUR_LINK_RUNG
 from engine.logic.passes import (
+    GROUPED_FOUR_LINKS,
+    GROUPED_TWO_LINKS,
     RUNG_ARRAY,
     TURBOT,
     Contradiction,
@@ -88,6 +91,7 @@ from engine.logic.state import (
     CYCLE,
     DYNAMIC_FORCING_CHAIN,
     FULL_HOUSE,
+    GROUPED_X_CHAIN,
     HIDDEN_RECTANGLE,
     HIDDEN_SINGLE,
     NAKED_SINGLE,
@@ -262,6 +266,8 @@ def _rung_floor(rung: int) -> float:
         return RATINGS["full_house"]
     if TURBOT <= rung <= FOUR_LINK_RUNG:
         return STRONG_LINK_BASES[2 + rung - TURBOT]
+    if GROUPED_TWO_LINKS <= rung <= GROUPED_FOUR_LINKS:
+        return STRONG_LINK_BASES[2 + rung - GROUPED_TWO_LINKS] + OTHER_UNIT_BONUS
     if rung in (X_CHAIN, XY_CHAIN):  # a chain whose ends see each other rates as SE's cycle
         return CYCLE_RATING
     if rung == _TE:
@@ -578,6 +584,9 @@ def rate_steps(steps, proof, T, ratings, direct_ratings, tally):
             tech == X_CHAIN and p1 - p0 <= 2 * MAX_FISH_LINKS
         ):
             rating = strong_link_rating(proof[p0:p1], T.cell_units)
+        elif tech == GROUPED_X_CHAIN and extra <= 2 * MAX_FISH_LINKS + 1:
+            # SE's grouped strong-linked fish: its links' base, three tenths for the group
+            rating = STRONG_LINK_BASES[extra // 2] + OTHER_UNIT_BONUS
         elif tech in (X_CHAIN, XY_CHAIN):  # SE's forcing chains and cycles, by their nodes
             ends = proof[p0], proof[p1 - 1]
             if ends[0] == ends[1] or sees(ends[0], ends[1], T.peer_bits):

@@ -80,19 +80,19 @@ def find_als(cand, placed, pos, T, rec, enabled):
 
 
 @kernel
-def find_grouped(cand, placed, pos, T, rec, tech, with_als):
-    """Record every candidate that a grouped chain refutes: GROUPED_X_CHAIN (one digit, links
-    between cells, group nodes) or GROUPED_AIC (any links, group nodes, and ALS nodes
-    ``with_als``: HoDoKu's grouped nice loops have none by default)."""
+def find_grouped(cand, placed, pos, T, rec, tech, with_als, max_level):
+    """Record every candidate that a grouped chain of at most ``max_level`` weak-strong pairs
+    refutes: GROUPED_X_CHAIN (one digit, links between cells, group nodes) or GROUPED_AIC (any
+    links, group nodes, and ALS nodes ``with_als``: HoDoKu's grouped nice loops have none by
+    default)."""
     x_chain = tech == GROUPED_X_CHAIN
     sets = GROUPED_ALS_MAX_CELLS if with_als and not x_chain else 0
     xcells, xdigit, owner = _nodes(cand, placed, pos, T, True, sets)
     base = X_CHAIN if x_chain else AIC
-    levels = cand.shape[0] * T.units.shape[1]
     count, weak, strong, cells, digits, sets = node_graph(
         cand, placed, pos, T, base, xcells, xdigit, owner
     )
-    lengths = np.full(1, levels, dtype=np.int64)
+    lengths = np.full(1, max_level, dtype=np.int64)
     refute_all(rec, cand, T, tech, count, weak, strong, cells, digits, xcells, sets, lengths, 0)
 
 

@@ -164,6 +164,14 @@ LOCKED_PAIR = TURBOT + 3
 LOCKED_TRIPLE = TURBOT + 4
 REMOTE_PAIR = TURBOT + 5
 GROUPED_NICE_LOOP = TURBOT + 6
+#: Rungs of Sukaku Explainer's grouped strong-linked fishes: X-chains of two, three and four
+#: strong links through a group (a digit's cells of a box that lie in one line), which SE rates
+#: 0.3 above the plain ones. Each comes after the plain and the finned fish of its size, so it
+#: records only the chains that need a group (as grouped X-chains). The grade climbs them; the
+#: person's ladder meets the same chains as grouped X-chains.
+GROUPED_TWO_LINKS = TURBOT + 7
+GROUPED_THREE_LINKS = TURBOT + 8
+GROUPED_FOUR_LINKS = TURBOT + 9
 
 #: Rungs of the pass loop in Sukaku Explainer's order (the order of its techniques, mostly by
 #: rating: its strong-linked fishes of two links, the finned X-wing among them, come before the
@@ -198,6 +206,7 @@ RUNGS = (
     EMPTY_RECTANGLE,
     TURBOT,
     FINNED_X_WING,
+    GROUPED_TWO_LINKS,
     XY_WING,
     XYZ_WING,
     UNIQUE_RECTANGLE,
@@ -207,10 +216,12 @@ RUNGS = (
     HIDDEN_QUAD,
     THREE_LINKS,
     FINNED_SWORDFISH,
+    GROUPED_THREE_LINKS,
     WXYZ_WING,
     BUG_PLUS_ONE,
     FOUR_LINKS,
     FINNED_JELLYFISH,
+    GROUPED_FOUR_LINKS,
     VWXYZ_WING,
     UVWXYZ_WING,
     SIMPLE_COLOURING,
@@ -295,12 +306,22 @@ PERSON_RUNGS = (
     MUTANT_FISH,
     TRIAL_AND_ERROR,
 )
-#: SE's forcing chains rate the grade only: the person's ladder solves as HoDoKu does, with the
-#: ALS, grouped chains and one-level trial (``engine.logic.se_chains``)
-SE_CHAIN_RUNGS = {CYCLE, NISHIO_FORCING_CHAIN, MULTIPLE_FORCING_CHAIN, DYNAMIC_FORCING_CHAIN}
+#: SE's forcing chains and grouped strong-linked fishes rate the grade only: the person's ladder
+#: solves as HoDoKu does, with the ALS, grouped chains and one-level trial
+#: (``engine.logic.se_chains``)
+GRADE_ONLY_RUNGS = {
+    CYCLE,
+    NISHIO_FORCING_CHAIN,
+    MULTIPLE_FORCING_CHAIN,
+    DYNAMIC_FORCING_CHAIN,
+    GROUPED_TWO_LINKS,
+    GROUPED_THREE_LINKS,
+    GROUPED_FOUR_LINKS,
+}
 #: Rungs the grade climbs only where SE does not rate (Killers, variant units, grids past 9x9;
 #: ``_se_rates``), the person's ladder everywhere: our chains, where SE's cycles and forcing
-#: chains take their place; SE has no Sue de Coq, ALS or grouped nodes, and the SE that rated
+#: chains take their place; SE has no Sue de Coq or ALS, groups cells only in its short
+#: strong-linked fishes (``GROUPED_TWO_LINKS`` ...), and the SE that rated
 #: the shared file takes no UVWXYZ- or TUVWXYZ-wing before its chains (puzzles whose hardest
 #: step was one rated 6.6 and 7.5 where SE gives 6.6-7.1 and 7.7-8.3; without them 85.8 % of
 #: the file scores within 0.1 of SE, against 85.0 %)
@@ -316,7 +337,7 @@ BEYOND_SE = (
     ALS_XZ,
     GROUPED_AIC,
 )
-assert set(PERSON_RUNGS) >= set(RUNGS) - SE_CHAIN_RUNGS, "the person's ladder lacks a rung"
+assert set(PERSON_RUNGS) >= set(RUNGS) - GRADE_ONLY_RUNGS, "the person's ladder lacks a rung"
 
 # run_rung dispatches on runs of ids and on offsets between them: reordering TECHNIQUES must
 # fail here, not give wrong deductions
@@ -340,7 +361,7 @@ PERSON_ONLY_TECHNIQUES = {
 }
 _LADDERED = set(range(len(TECHNIQUES))) - _FOUND_BY_OTHER_RUNGS
 assert set(RUNGS) >= _LADDERED - PERSON_ONLY_TECHNIQUES, "a technique lacks a rung"
-assert set(PERSON_RUNGS) >= _LADDERED - SE_CHAIN_RUNGS, "a technique lacks a person's rung"
+assert set(PERSON_RUNGS) >= _LADDERED - GRADE_ONLY_RUNGS, "a technique lacks a person's rung"
 _RUNS = (
     ("naked_pair", "hidden_pair", "naked_triple", "hidden_triple", "naked_quad", "hidden_quad"),
     ("x_wing", "swordfish", "jellyfish"),
@@ -413,6 +434,12 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         if enabled[X_CHAIN]:
             find_chains(cand, placed, pos, T, rec, X_CHAIN, TURBOT_LEVELS + rung - TURBOT)
         return
+    if GROUPED_TWO_LINKS <= rung <= GROUPED_FOUR_LINKS:
+        # SE's short grouped X-chains; elsewhere the grouped X-chain rung finds them, later
+        if enabled[GROUPED_X_CHAIN] and _se_rates(T):
+            links = TURBOT_LEVELS + rung - GROUPED_TWO_LINKS
+            find_grouped(cand, placed, pos, T, rec, GROUPED_X_CHAIN, False, links)
+        return
     if rung in BEYOND_SE or CYCLE <= rung <= DYNAMIC_FORCING_CHAIN:
         # SE's chains where SE rates (``_se_rates``), our techniques elsewhere
         if (rung >= CYCLE) == _se_rates(T):
@@ -477,7 +504,7 @@ def run_beyond_rung(rung, cand, placed, pos, T, enabled, rec):
     elif X_CHAIN <= rung <= AIC:
         find_chains(cand, placed, pos, T, rec, rung, cand.shape[0] * T.units.shape[1])
     elif rung in (GROUPED_X_CHAIN, GROUPED_AIC):
-        find_grouped(cand, placed, pos, T, rec, rung, True)
+        find_grouped(cand, placed, pos, T, rec, rung, True, cand.shape[0] * T.units.shape[1])
     elif rung == CYCLE:
         find_se_cycles(cand, placed, T, rec)
     else:
@@ -500,7 +527,9 @@ def run_person_rung(rung, cand, placed, pos, T, enabled, rec, work):
         return
     if rung == GROUPED_NICE_LOOP:
         if enabled[GROUPED_AIC]:
-            find_grouped(cand, placed, pos, T, rec, GROUPED_AIC, False)
+            find_grouped(
+                cand, placed, pos, T, rec, GROUPED_AIC, False, cand.shape[0] * T.units.shape[1]
+            )
         return
     if rung in BEYOND_SE:  # the person's ladder takes them on every grid
         run_beyond_rung(rung, cand, placed, pos, T, enabled, rec)

@@ -152,7 +152,7 @@ def outcomes(shared_data: Path) -> dict[str, list[tuple[str, bool, bool]]]:
 
 def test_hodoku_order_covers_our_ladder() -> None:
     # HoDoKu has no Killers: its order covers every technique but the cage ones, trial and
-    # SE's chains, which only the grade climbs (engine.logic.passes.SE_CHAIN_RUNGS)
+    # SE's chains, which only the grade climbs (engine.logic.passes.GRADE_ONLY_RUNGS)
     assert sorted(HODOKU_ORDER) == sorted(set(TECHNIQUES[:-1]) - set(KILLER_TECHNIQUES) - SE_ONLY)
 
 

@@ -197,6 +197,7 @@ RATINGS: dict[str, float] = {
     "cycle": 6.5,
     "forcing_x_chain": 6.6,
     "forcing_chain": 7.0,
+    "aligned_triplet_exclusion": 7.5,  # no chain: its complexity (S_EXTRA) is 0, no bonus
     "nishio_forcing_chain": 7.5,
     "multiple_forcing_chain": 8.0,
     "dynamic_forcing_chain": 8.5,

@@ -99,6 +99,7 @@ SKILLS = (
             "vwxyz_wing",
             "uvwxyz_wing",
             "tuvwxyz_wing",
+            "aligned_triplet_exclusion",
         ),
     ),
     Skill(

@@ -64,6 +64,7 @@ NAMES: dict[str, str] = {
     "cycle": "Bidirectional Cycle",
     "forcing_x_chain": "Forcing X-Chains",
     "forcing_chain": "Forcing Chains",
+    "aligned_triplet_exclusion": "Aligned Triplet Exclusion",
     "nishio_forcing_chain": "Nishio Forcing Chains",
     "multiple_forcing_chain": "Cell or Region Forcing Chains",
     "dynamic_forcing_chain": "Dynamic Forcing Chains",

@@ -35,6 +35,7 @@ import numpy as np
 
 from engine.geometry import Geometry, kept_for
 from engine.jit import kernel
+from engine.logic.aligned import find_aligned_triplets
 from engine.logic.chains import (
     TURBOT_LEVELS,
     find_chains,
@@ -59,6 +60,7 @@ from engine.logic.single_digit import find_empty_rectangles, find_turbot
 from engine.logic.singles import find_singles
 from engine.logic.state import (
     AIC,
+    ALIGNED_TRIPLET_EXCLUSION,
     ALS_CHAIN,
     ALS_XY_WING,
     ALS_XZ,
@@ -234,6 +236,7 @@ RUNGS = (
     ALS_XZ,
     GROUPED_AIC,
     CYCLE,
+    ALIGNED_TRIPLET_EXCLUSION,
     NISHIO_FORCING_CHAIN,
     MULTIPLE_FORCING_CHAIN,
     DYNAMIC_FORCING_CHAIN,
@@ -306,11 +309,12 @@ PERSON_RUNGS = (
     MUTANT_FISH,
     TRIAL_AND_ERROR,
 )
-#: SE's forcing chains and grouped strong-linked fishes rate the grade only: the person's ladder
-#: solves as HoDoKu does, with the ALS, grouped chains and one-level trial
-#: (``engine.logic.se_chains``)
+#: SE's forcing chains, aligned triplets and grouped strong-linked fishes rate the grade only:
+#: the person's ladder solves as HoDoKu does, with the ALS, grouped chains and one-level trial
+#: (``engine.logic.se_chains``, ``engine.logic.aligned``)
 GRADE_ONLY_RUNGS = {
     CYCLE,
+    ALIGNED_TRIPLET_EXCLUSION,
     NISHIO_FORCING_CHAIN,
     MULTIPLE_FORCING_CHAIN,
     DYNAMIC_FORCING_CHAIN,
@@ -439,6 +443,10 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         if enabled[GROUPED_X_CHAIN] and _se_rates(T):
             links = TURBOT_LEVELS + rung - GROUPED_TWO_LINKS
             find_grouped(cand, placed, pos, T, rec, GROUPED_X_CHAIN, False, links)
+        return
+    if rung == ALIGNED_TRIPLET_EXCLUSION:  # SE's, between its forcing and its Nishio chains
+        if enabled[rung] and _se_rates(T):
+            find_aligned_triplets(cand, placed, T, rec)
         return
     if rung in BEYOND_SE or CYCLE <= rung <= DYNAMIC_FORCING_CHAIN:
         # SE's chains where SE rates (``_se_rates``), our techniques elsewhere

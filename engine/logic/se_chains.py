@@ -48,8 +48,8 @@ from engine.logic.state import (
 )
 
 #: SE's base rating in tenths of each of its chain techniques, from CYCLE on (CycleHint,
-#: ForcingChainHint, Chaining.getDifficulty)
-BASE_TENTHS = np.array([65, 66, 70, 75, 80, 85], dtype=np.int64)
+#: ForcingChainHint, Chaining.getDifficulty), and of aligned triplet exclusion between them
+BASE_TENTHS = np.array([65, 66, 70, 75, 75, 80, 85], dtype=np.int64)
 BASE_TENTHS.setflags(write=False)
 assert len(BASE_TENTHS) == DYNAMIC_FORCING_CHAIN - CYCLE + 1
 # SE's tie-breaks between hints of one rating and complexity (getSortKey): double implications

@@ -88,6 +88,7 @@ TECHNIQUES = (
     "cycle",
     "forcing_x_chain",
     "forcing_chain",
+    "aligned_triplet_exclusion",  # SE's, between its chains (engine.logic.aligned)
     "nishio_forcing_chain",
     "multiple_forcing_chain",
     "dynamic_forcing_chain",
@@ -152,6 +153,7 @@ TECHNIQUE_INDEX = {name: index for index, name in enumerate(TECHNIQUES)}
     CYCLE,
     FORCING_X_CHAIN,
     FORCING_CHAIN,
+    ALIGNED_TRIPLET_EXCLUSION,
     NISHIO_FORCING_CHAIN,
     MULTIPLE_FORCING_CHAIN,
     DYNAMIC_FORCING_CHAIN,

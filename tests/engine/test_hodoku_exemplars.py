@@ -112,6 +112,7 @@ SE_ONLY = {
     "cycle",
     "forcing_x_chain",
     "forcing_chain",
+    "aligned_triplet_exclusion",
     "nishio_forcing_chain",
     "multiple_forcing_chain",
     "dynamic_forcing_chain",

@@ -454,11 +454,7 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
             run_beyond_rung(rung, cand, placed, pos, T, enabled, rec)
         return
     if FINNED_X_WING <= rung <= FINNED_JELLYFISH:
-        sashimi = rung + SASHIMI_X_WING - FINNED_X_WING
-        if enabled[rung] or enabled[sashimi]:
-            find_finned_fish(
-                cand, pos, T, rec, 2 + rung - FINNED_X_WING, enabled[rung], enabled[sashimi]
-            )
+        run_finned_rung(rung, cand, pos, T, enabled, rec, False)
         return
     if not enabled[rung]:
         return
@@ -480,6 +476,20 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         find_bug(cand, placed, pos, T, rec)
     elif rung == TRIAL_AND_ERROR:
         find_forcing(cand, placed, T, rec)
+
+
+@kernel(inline="always")
+def run_finned_rung(rung, cand, pos, T, enabled, rec, everywhere):
+    """A finned fish's rung, which finds the sashimi fish of its size too: on every grid for the
+    person's ladder (``everywhere``), for the grade only where SE does not rate (SE has no
+    finned fish: its grouped strong-linked fishes stand in). ``run_rung`` calls it on every
+    grid, so that the helper lane's warm-up (``engine.warmup``) compiles the finder as the
+    pass loop links it."""
+    sashimi = rung + SASHIMI_X_WING - FINNED_X_WING
+    if (everywhere or not _se_rates(T)) and (enabled[rung] or enabled[sashimi]):
+        find_finned_fish(
+            cand, pos, T, rec, 2 + rung - FINNED_X_WING, enabled[rung], enabled[sashimi]
+        )
 
 
 @kernel(inline="always")
@@ -541,6 +551,9 @@ def run_person_rung(rung, cand, placed, pos, T, enabled, rec, work):
         return
     if rung in BEYOND_SE:  # the person's ladder takes them on every grid
         run_beyond_rung(rung, cand, placed, pos, T, enabled, rec)
+        return
+    if FINNED_X_WING <= rung <= FINNED_JELLYFISH:  # the person's on every grid
+        run_finned_rung(rung, cand, pos, T, enabled, rec, True)
         return
     if rung == WXYZ_WING:  # HoDoKu's wider form: any four cells, one of which sees the rest
         if enabled[rung]:
@@ -675,24 +688,28 @@ def _direct_alternative(cand, placed, pos, T, enabled, rec, work, first_step):
 @kernel
 def _direct_pass(cand, placed, pos, T, enabled, rec, work):
     """Record the direct steps of the first technique of DIRECT_FORMS that has any, dropping
-    its other steps: SE takes a direct step (and the hidden single it leaves) before any plain
-    technique, and the plain steps only when it needs them. True when some were recorded."""
+    its other steps: SE takes a direct step before any plain technique, and the plain steps
+    only when it needs them. A direct step places the hidden single it leaves and eliminates
+    nothing, as SE's direct hints do (the candidates it would remove stay for later passes to
+    find). True when some were recorded."""
     steps, digits, effects, counts = rec.steps, rec.digits, rec.effects, rec.counts
+    n = T.units.shape[1]
     for tech in DIRECT_FORMS:
         first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
         run_core_rung(tech, cand, placed, pos, T, enabled, rec, work)
         kept, kept_effects = first_step, first_effect
         for s in range(first_step, counts[C_STEPS]):
-            if not steps[s, S_DIRECT]:
+            single = steps[s, S_DIRECT] - 1
+            if single < 0:
                 continue
-            e0, e1 = steps[s, S_EFF0], steps[s, S_EFF1]
-            for e in range(e0, e1):
-                effects[kept_effects + e - e0] = effects[e]
             steps[kept] = steps[s]
             digits[kept] = digits[s]
+            effects[kept_effects, 0] = single // n  # at most the step's first effect's slot
+            effects[kept_effects, 1] = single % n
+            effects[kept_effects, 2] = PLACE
             steps[kept, S_EFF0] = kept_effects
-            steps[kept, S_EFF1] = kept_effects + e1 - e0
-            kept_effects += e1 - e0
+            steps[kept, S_EFF1] = kept_effects + 1
+            kept_effects += 1
             kept += 1
         counts[C_STEPS], counts[C_EFFECTS] = kept, kept_effects
         if kept > first_step:

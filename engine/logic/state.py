@@ -337,11 +337,12 @@ def commit(rec, start, tech, extra, digits):
 
 @kernel
 def flag_direct(rec, pos, T, unit, same_kind):
-    """Mark the last step *direct* (``S_DIRECT`` = 1) when its eliminations leave a digit one
-    place in ``unit`` (a hidden set's own unit) or, with ``same_kind``, in a unit of ``unit``'s
-    kind (locked candidates: a box when pointing, a line of the inside line's kind when
-    claiming): SE takes such a step as its hidden single, rated lower (``DIRECT_RATINGS``), and
-    only there (its ``HiddenSet(direct)`` and ``Locking(direct)``)."""
+    """Mark the last step *direct* when its eliminations leave a digit one place in ``unit`` (a
+    hidden set's own unit) or, with ``same_kind``, in a unit of ``unit``'s kind (locked
+    candidates: a box when pointing, a line of the inside line's kind when claiming): SE takes
+    such a step as its hidden single, rated lower (``DIRECT_RATINGS``), and only there (its
+    ``HiddenSet(direct)`` and ``Locking(direct)``). ``S_DIRECT`` holds the single it leaves,
+    ``1 + cell * n + digit`` (the first one met): SE's direct hint places that alone."""
     steps, effects, counts = rec.steps, rec.effects, rec.counts
     cell_units, unit_pos = T.cell_units, T.unit_pos
     n = T.units.shape[1]
@@ -362,7 +363,7 @@ def flag_direct(rec, pos, T, unit, same_kind):
                     if cell_units[other, j] == u:
                         layer &= ~bit(unit_pos[other, j])
             if layer != U0 and popcount(layer) == 1:
-                steps[i, S_DIRECT] = 1
+                steps[i, S_DIRECT] = 1 + T.units[u, bit_index(layer)] * n + digit
                 return
 
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import engine
-from engine.logic.passes import RUNG_ARRAY, find_once, workspace
-from engine.logic.state import C_EFFECTS, TECHNIQUE_INDEX
+from engine.logic.passes import RUNG_ARRAY, workspace
+from engine.logic.state import TECHNIQUE_INDEX
 from engine.text import parse
 from tests.engine.test_se_rating import SAMPLE
 from tests.reference import peers_of
@@ -72,17 +72,7 @@ def check_states(states: list[tuple[np.ndarray, np.ndarray, str]]) -> int:
     for cand, placed, puzzle in states:
         open_cells = {c for c in range(81) if not placed[c]}
         sets = [{d + 1 for d in range(9) if int(cand[c]) >> d & 1} for c in range(81)]
-        assert find_once(
-            ALIGNED,
-            cand.copy(),
-            placed.copy(),
-            space.T,
-            np.ones(len(TECHNIQUE_INDEX), dtype=np.int8),
-            space.pos,
-            space.rec,
-            space.work,
-        )
-        effects = space.rec.effects[: space.rec.counts[C_EFFECTS]]
+        effects = space.find("aligned_triplet_exclusion", cand, placed).effects
         found = {(int(row[0]), int(row[1]) + 1) for row in effects}
         assert found == reference(sets, open_cells), puzzle
         solution = engine.solve(puzzle)

@@ -469,7 +469,7 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
     elif XY_WING <= rung <= W_WING:
         find_wings(cand, placed, pos, T, rec, rung)
     elif rung in (UNIQUE_RECTANGLE, HIDDEN_RECTANGLE):
-        find_unique_rectangles(cand, placed, pos, T, rec, rung)
+        find_unique_rectangles(cand, placed, pos, T, rec, rung, _se_rates(T))  # SE's form there
     elif rung == UNIQUE_LOOP:
         find_unique_loops(cand, placed, T, rec)
     elif rung == BUG_PLUS_ONE:
@@ -554,6 +554,10 @@ def run_person_rung(rung, cand, placed, pos, T, enabled, rec, work):
         return
     if FINNED_X_WING <= rung <= FINNED_JELLYFISH:  # the person's on every grid
         run_finned_rung(rung, cand, pos, T, enabled, rec, True)
+        return
+    if rung in (UNIQUE_RECTANGLE, HIDDEN_RECTANGLE):  # HoDoKu's form on every grid
+        if enabled[rung]:
+            find_unique_rectangles(cand, placed, pos, T, rec, rung, False)
         return
     if rung == WXYZ_WING:  # HoDoKu's wider form: any four cells, one of which sees the rest
         if enabled[rung]:

@@ -71,9 +71,10 @@ CORNERS = 4  # 0 and 1 share a row, so do 2 and 3; 0 and 2 share a column, so do
 
 
 @kernel
-def find_unique_rectangles(cand, placed, pos, T, rec, tech):
+def find_unique_rectangles(cand, placed, pos, T, rec, tech, se_form):
     """Record every unique rectangle of types 1 to 6 (one step per rectangle, digit pair and
-    type), or with ``tech`` HIDDEN_RECTANGLE every hidden rectangle.
+    type), or with ``tech`` HIDDEN_RECTANGLE every hidden rectangle. ``se_form``: SE's
+    rectangles only (its UniqueLoops), whose corners each hold both digits, of types 1 to 5.
 
     Rectangles are taken in row-pair, column-pair order; only columns open in both rows are
     paired, and only pairs with a bivalue corner are tried (every type needs a floor cell). Each
@@ -120,10 +121,22 @@ def find_unique_rectangles(cand, placed, pos, T, rec, tech):
                         ab = masks[i]
                         if popcount(ab) != 2 or _earlier(masks, i, ab):
                             continue
-                        floor, extra = _screen(masks, ab)
+                        floor, extra = _screen(masks, ab, se_form)
                         if floor:
                             a = lowest_bit(ab)
-                            _pair(cand, placed, pos, tables, rec, corners, a, ab ^ a, floor, extra)
+                            _pair(
+                                cand,
+                                placed,
+                                pos,
+                                tables,
+                                rec,
+                                corners,
+                                a,
+                                ab ^ a,
+                                floor,
+                                extra,
+                                se_form,
+                            )
 
 
 @kernel
@@ -136,19 +149,19 @@ def _earlier(masks, i, ab):
 
 
 @kernel
-def _screen(masks, ab):
+def _screen(masks, ab, se_form):
     """The floor of the digit pair ab on a rectangle whose corners hold ``masks`` (bit i set:
     corner i holds exactly {a, b}) and the one extra digit that every roof cell holds (0 if they
     do not share one). The floor is 0 when no type can apply: a corner holds neither digit
-    (no deadly pattern), every corner is a floor (the deadly pattern itself: the state has no
-    unique solution), or there is one floor cell and no shared extra digit (types 2 and 5 are
-    all that one floor cell leaves)."""
+    (no deadly pattern) or, in ``se_form``, lacks one of them; every corner is a floor (the
+    deadly pattern itself: the state has no unique solution), or there is one floor cell and no
+    shared extra digit (types 2 and 5 are all that one floor cell leaves)."""
     floor = 0
     extra = U0
     one_extra = True
     for i in range(CORNERS):
         m = masks[i]
-        if m & ab == U0:
+        if m & ab == U0 or (se_form and m & ab != ab):
             return 0, U0
         if m == ab:
             floor |= 1 << i
@@ -164,9 +177,10 @@ def _screen(masks, ab):
 
 
 @kernel
-def _pair(cand, placed, pos, tables, rec, corners, a, b, floor, extra):
+def _pair(cand, placed, pos, tables, rec, corners, a, b, floor, extra, se_form):
     """The unique-rectangle types on the digit pair {a, b} (bits) of one rectangle, with the
-    floor and the roof cells' extra digit that :func:`_screen` found."""
+    floor and the roof cells' extra digit that :func:`_screen` found (no type 6 in
+    ``se_form``)."""
     units, cell_units, unit_pos, peer_bits = tables
     ab = a | b
     floors = popcount(np.uint64(floor))
@@ -181,7 +195,7 @@ def _pair(cand, placed, pos, tables, rec, corners, a, b, floor, extra):
         _one_extra(cand, placed, peer_bits, rec, corners, floor, floors, extra)
     if floors == 2:
         diagonal = floor in (0b1001, 0b0110)
-        if diagonal:
+        if diagonal and not se_form:
             _type_6(cand, pos, cell_units, unit_pos, rec, corners, a, b, floor)
         else:
             roof1 = corners[_lowest_index(CORNERS, ~floor)]

@@ -10,7 +10,7 @@ Rungs: the three singles (full house, naked single, hidden single) form the firs
 pass places every single visible at its start; every other technique is a rung of its own. The
 grader's loop also takes SE's *direct* steps (a locked candidate or hidden pair or triple that
 leaves a hidden single) as a pass of their own before the plain rungs (``_direct_pass``), as SE
-does, until a plain pass has rated above them. Rungs
+does, in every pass. Rungs
 are ordered by their Sudoku Explainer rating (``RUNGS``): that is the order a rater would reach
 for them, and it is what makes the score rank puzzles the way SE does. The contract's ladder
 (``TECHNIQUES``) orders the same ids for ``hardest`` and for tier bands. The last rung,
@@ -815,7 +815,6 @@ def pass_loop(
     build_layers(cand, placed, T, pos)  # from here on apply_effects keeps them up to date
     passes = 0
     settled = False
-    plain_seen = False
     while True:
         open_cells = 0
         for cell in range(values.shape[0]):
@@ -827,10 +826,10 @@ def pass_loop(
         for r in range(rungs.shape[0]):
             first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
             rung = rungs[r]
-            # direct steps come before the plain rungs while they can lower the rating: until
-            # a plain pass has rated 2.6 or more (every rung but the singles and the cage
-            # combinations does), as the direct forms rate 1.7 to 2.5
-            taken = direct and rung == LOCKED_POINTING and not plain_seen
+            # direct steps come before the plain rungs in every pass, as SE looks for its direct
+            # hints first at every step: one that places a single spares a plain step later
+            # (taken only while the rating was low, 55 puzzles that SE rates below 4 scored more)
+            taken = direct and rung == LOCKED_POINTING
             if not (taken and _direct_pass(cand, placed, pos, T, enabled, rec, work)):
                 taken = False
                 dispatch(rung, cand, placed, pos, T, enabled, rec, work)
@@ -848,7 +847,6 @@ def pass_loop(
                         settled = steps[first_step, S_TECH] == HIDDEN_TRIPLE
                     else:
                         settled = _rated_at_naked_single_or_more(rung, rec, first_step)
-                plain_seen |= not taken and rung != FULL_HOUSE and rung != CAGE_COMBINATION
                 passes += 1
                 for s in range(first_step, counts[C_STEPS]):
                     steps[s, S_PASS] = passes

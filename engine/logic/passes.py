@@ -141,6 +141,7 @@ from engine.logic.state import (
     bit_index,
     build_layers,
     consistent,
+    direct_singles,
     full_mask,
     init_candidates,
     lowest_bit,
@@ -693,27 +694,30 @@ def _direct_alternative(cand, placed, pos, T, enabled, rec, work, first_step):
 def _direct_pass(cand, placed, pos, T, enabled, rec, work):
     """Record the direct steps of the first technique of DIRECT_FORMS that has any, dropping
     its other steps: SE takes a direct step before any plain technique, and the plain steps
-    only when it needs them. A direct step places the hidden single it leaves and eliminates
+    only when it needs them. A direct step places the hidden singles it leaves and eliminates
     nothing, as SE's direct hints do (the candidates it would remove stay for later passes to
-    find). True when some were recorded."""
+    find; SE places one single a hint and finds the hint again for the next). True when some
+    were recorded."""
     steps, digits, effects, counts = rec.steps, rec.digits, rec.effects, rec.counts
-    n = T.units.shape[1]
+    singles = np.empty((T.units.shape[1] * T.cell_units.shape[1], 2), dtype=np.int64)
     for tech in DIRECT_FORMS:
         first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
         run_core_rung(tech, cand, placed, pos, T, enabled, rec, work)
         kept, kept_effects = first_step, first_effect
         for s in range(first_step, counts[C_STEPS]):
-            single = steps[s, S_DIRECT] - 1
-            if single < 0:
+            if not steps[s, S_DIRECT]:
                 continue
+            # no more singles than the step has eliminations: they fit in its own slots
+            found = direct_singles(rec, s, pos, T, singles)
             steps[kept] = steps[s]
             digits[kept] = digits[s]
-            effects[kept_effects, 0] = single // n  # at most the step's first effect's slot
-            effects[kept_effects, 1] = single % n
-            effects[kept_effects, 2] = PLACE
             steps[kept, S_EFF0] = kept_effects
-            steps[kept, S_EFF1] = kept_effects + 1
-            kept_effects += 1
+            for k in range(found):
+                effects[kept_effects, 0] = singles[k, 0]
+                effects[kept_effects, 1] = singles[k, 1]
+                effects[kept_effects, 2] = PLACE
+                kept_effects += 1
+            steps[kept, S_EFF1] = kept_effects
             kept += 1
         counts[C_STEPS], counts[C_EFFECTS] = kept, kept_effects
         if kept > first_step:

@@ -341,13 +341,31 @@ def flag_direct(rec, pos, T, unit, same_kind):
     hidden set's own unit) or, with ``same_kind``, in a unit of ``unit``'s kind (locked
     candidates: a box when pointing, a line of the inside line's kind when claiming): SE takes
     such a step as its hidden single, rated lower (``DIRECT_RATINGS``), and only there (its
-    ``HiddenSet(direct)`` and ``Locking(direct)``). ``S_DIRECT`` holds the single it leaves,
-    ``1 + cell * n + digit`` (the first one met): SE's direct hint places that alone."""
-    steps, effects, counts = rec.steps, rec.effects, rec.counts
+    ``HiddenSet(direct)`` and ``Locking(direct)``). ``S_DIRECT`` keeps where to look again,
+    ``1 + 2 * unit + same_kind``, for :func:`direct_singles`."""
+    i = rec.counts[C_STEPS] - 1
+    single = np.empty((1, 2), dtype=np.int64)
+    if _left_singles(rec, i, pos, T, unit, same_kind, single) > 0:
+        rec.steps[i, S_DIRECT] = 1 + 2 * unit + same_kind
+
+
+@kernel
+def direct_singles(rec, i, pos, T, out):
+    """The hidden singles (cell, 0-based digit) that direct step i leaves, into ``out``; their
+    count. Every one, so that the singles do not depend on the order the cells are read in."""
+    code = rec.steps[i, S_DIRECT] - 1
+    return _left_singles(rec, i, pos, T, code // 2, code % 2 == 1, out)
+
+
+@kernel
+def _left_singles(rec, i, pos, T, unit, same_kind, out):
+    """Up to ``len(out)`` distinct hidden singles that step i's eliminations leave (see
+    :func:`flag_direct`); their count."""
+    steps, effects = rec.steps, rec.effects
     cell_units, unit_pos = T.cell_units, T.unit_pos
     n = T.units.shape[1]
-    i = counts[C_STEPS] - 1
     e0, e1 = steps[i, S_EFF0], steps[i, S_EFF1]
+    found = 0
     for e in range(e0, e1):
         cell, digit = effects[e, 0], effects[e, 1]
         for k in range(cell_units.shape[1]):
@@ -362,9 +380,19 @@ def flag_direct(rec, pos, T, unit, same_kind):
                 for j in range(cell_units.shape[1]):
                     if cell_units[other, j] == u:
                         layer &= ~bit(unit_pos[other, j])
-            if layer != U0 and popcount(layer) == 1:
-                steps[i, S_DIRECT] = 1 + T.units[u, bit_index(layer)] * n + digit
-                return
+            if layer == U0 or popcount(layer) != 1:
+                continue
+            target = T.units[u, bit_index(layer)]
+            known = False
+            for s in range(found):
+                known |= out[s, 0] == target and out[s, 1] == digit
+            if not known and found < out.shape[0]:
+                out[found, 0] = target
+                out[found, 1] = digit
+                found += 1
+            if found == out.shape[0]:
+                return found
+    return found
 
 
 class RecordArrays(NamedTuple):

@@ -93,17 +93,17 @@ def test_a_ladder_cut_at_the_score_still_grades_it(puzzle: str, se: float, techn
     assert within is not None and within.score == se
 
 
-def test_a_direct_step_places_its_single_and_eliminates_nothing() -> None:
+def test_a_direct_step_places_its_singles_and_eliminates_nothing() -> None:
     """SE's direct hints (DirectHiddenSetHint, DirectLockingHint) apply their hidden single
-    only: the candidates the pair or the locked digit would remove stay for later steps."""
+    only: the candidates the pair or the locked digit would remove stay for later steps. (A
+    step places every single it leaves, where SE finds the hint again for each.)"""
     direct = {"locked_pointing", "locked_claiming", "hidden_pair", "hidden_triple"}
     seen = 0
     for puzzle, _, _ in SAMPLE:
         solution = engine.solve(puzzle)
         for step in engine.grade(puzzle).path:
             if step.technique in direct and step.placements:
-                assert step.eliminations == () and len(step.placements) == 1
-                cell, value = step.placements[0]
-                assert int(solution[cell]) == value
+                assert step.eliminations == ()
+                assert all(int(solution[cell]) == value for cell, value in step.placements)
                 seen += 1
     assert seen >= 10

@@ -41,8 +41,6 @@ from engine.logic.state import (
 )
 
 NO_HINT = 1 << 30
-#: what a search looks for: forcing chains or cycles
-FORCING, CYCLES = 0, 1
 
 
 @kernel
@@ -79,21 +77,18 @@ def _is_ancestor(ws, rec, node):
 
 @kernel
 def _search(ws, source, grid, T, mode, best):
-    """One of SE's unary searches from ``source``, layer by layer, its ``mode`` (Y-links,
-    X-links, cycles, base, tie-break, scan order, cap). With ``cycles``, SE's doCycles
-    (an "off" node is kept once per chain that reaches it, unless it is on that chain, and a
-    cycle closes where the source comes back after four nodes or more); else doForcingChains
-    (each node once; the chain ends at the source's opposite). Offers each hint to ``best``;
-    stops after ``cap`` layers."""
+    """SE's doCycles from ``source``, layer by layer, its ``mode`` (Y-links, X-links, base,
+    tie-break, scan order, cap): an "off" node is kept once per chain that reaches it, unless
+    it is on that chain, and a cycle closes where the source comes back after four nodes or
+    more. Offers each cycle to ``best``; stops after ``cap`` layers."""
     nodes, parent, depth, met, layer, following = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5]
     near = ws[8]
-    y_links, x_links, kind, base, sort_key, order, cap = mode
-    cycles = kind != FORCING
+    y_links, x_links, base, sort_key, order, cap = mode
     units = T.units
     n = units.shape[1]
     met[-1] += 1
     seen = met[-1]
-    how = (source, kind, seen, base, sort_key, order)
+    how = (source, seen, base, sort_key, order)
     nodes[0], parent[0], depth[0] = source, -1, 0
     met[source] = seen
     layer[0] = 0
@@ -123,7 +118,7 @@ def _search(ws, source, grid, T, mode, best):
                     low = lowest_bit(m)
                     m ^= low
                     off = 2 * (cell * n + bit_index(low))
-                    count, nxt = _step(ws, p, off, how, count, nxt, best, grid, T)
+                    count, nxt = _step(ws, p, off, how, count, nxt)
                 near[-1] += 1  # the digit in the cell's units, each cell once
                 near[cell] = near[-1]
                 for k in range(T.cell_units.shape[1]):
@@ -135,13 +130,13 @@ def _search(ws, source, grid, T, mode, best):
                         if near[c] != near[-1] and grid[c] & b:
                             near[c] = near[-1]
                             off = 2 * (c * n + digit)
-                            count, nxt = _step(ws, p, off, how, count, nxt, best, grid, T)
+                            count, nxt = _step(ws, p, off, how, count, nxt)
             else:
                 if y_links and popcount(grid[cell]) == 2:  # the bivalue cell's other digit
                     on = 2 * (cell * n + bit_index(grid[cell] & ~b)) + 1
-                    if cycles and length >= 4 and on == source:
+                    if length >= 4 and on == source:
                         _close_cycle(ws, p, count, best, grid, T, how)
-                    count, nxt = _step(ws, p, on, how, count, nxt, best, grid, T)
+                    count, nxt = _step(ws, p, on, how, count, nxt)
                 if not x_links:
                     continue
                 for k in range(T.cell_units.shape[1]):  # the digit's other place in a unit
@@ -151,9 +146,9 @@ def _search(ws, source, grid, T, mode, best):
                     other = other_place(units[u], cell, grid, b)
                     if other >= 0:
                         on = 2 * (other * n + digit) + 1
-                        if cycles and length >= 4 and on == source:
+                        if length >= 4 and on == source:
                             _close_cycle(ws, p, count, best, grid, T, how)
-                        count, nxt = _step(ws, p, on, how, count, nxt, best, grid, T)
+                        count, nxt = _step(ws, p, on, how, count, nxt)
         for li in range(nxt):
             layer[li] = following[li]
         size = nxt
@@ -161,22 +156,18 @@ def _search(ws, source, grid, T, mode, best):
 
 
 @kernel
-def _step(ws, p, node, how, count, nxt, best, grid, T):
-    """Record ``p`` implies ``node``: keep it for the next layer unless met (an "off" in a cycle
-    search: unless on the chain to ``p``); a forcing chain ends at the source's opposite.
-    ``how``: the search's (source, cycles, stamp, base, tie-break, scan order). Returns the new
-    (record count, next layer size)."""
+def _step(ws, p, node, how, count, nxt):
+    """Record ``p`` implies ``node``: keep it for the next layer unless met (an "off": unless
+    on the chain to ``p``). ``how``: the search's (source, stamp, base, tie-break, scan
+    order). Returns the new (record count, next layer size)."""
     nodes, parent, depth, met, following = ws[0], ws[1], ws[2], ws[3], ws[5]
-    source, kind, seen = how[0], how[1], how[2]
-    if kind == CYCLES and not node & 1:
+    if not node & 1:
         if _is_ancestor(ws, p, node):
             return count, nxt
-    elif met[node] == seen:
+    elif met[node] == how[1]:
         return count, nxt
-    met[node] = seen
+    met[node] = how[1]
     nodes[count], parent[count], depth[count] = node, p, depth[p] + 1
-    if kind == FORCING and node == source ^ 1:
-        _offer_forcing(ws, best, grid, how, depth[count] + 1, node, T.units.shape[1])
     following[nxt] = count
     return count + 1, nxt + 1
 
@@ -194,7 +185,7 @@ def _close_cycle(ws, p, count, best, grid, T, how):
 def _better(best, tenths, complexity, how):
     """SE's order of hints: rating, complexity, tie-break, then the first found (in SE's scan:
     by source cell and digit, a cycle before a forcing chain from "on" and one from "off")."""
-    return (tenths, complexity, how[4], how[5]) < (best[0], best[1], best[2], best[3])
+    return (tenths, complexity, how[3], how[4]) < (best[0], best[1], best[2], best[3])
 
 
 @kernel
@@ -202,10 +193,10 @@ def _keep(best, tenths, complexity, how, cell):
     best[0], best[1], best[2], best[3], best[4], best[5] = (
         tenths,
         complexity,
-        how[4],
-        how[5],
-        cell,
         how[3],
+        how[4],
+        cell,
+        how[2],
     )
 
 
@@ -213,7 +204,7 @@ def _keep(best, tenths, complexity, how, cell):
 def _offer_forcing(ws, best, grid, how, complexity, target, n):
     """A forcing chain ending at ``target`` (the source's opposite): off, the candidate goes;
     on, the cell's other candidates go."""
-    tenths = how[3] + length_steps(complexity - 2)
+    tenths = how[2] + length_steps(complexity - 2)
     if not _better(best, tenths, complexity, how):
         return
     pid = target >> 1
@@ -239,7 +230,7 @@ def _offer_cycle(ws, best, grid, T, how, closing):
     forward, backward = ws[6], ws[7]
     n = T.units.shape[1]
     complexity = depth[closing]  # the closing node is the source: counted once
-    tenths = how[3] + length_steps(complexity - 2)
+    tenths = how[2] + length_steps(complexity - 2)
     if not _better(best, tenths, complexity, how):
         return
     cells[-1] += 1
@@ -315,13 +306,14 @@ def find_se_cycles(cand, placed, T, rec):
     best[6] = settled_tenths(rec)
     index = comp = size = np.empty(0, dtype=np.int64)
     reach = np.empty((0, 0), dtype=np.uint64)
+    graph = (np.empty((0, 0), dtype=np.int64), index)
     links = -1
     for y_links, x_links, cycles, forcing, base, sort_key, cap in SEARCHES:
         if y_links and x_links and cycles and best[4] < 0:
             break  # no forcing chain: no cycle with both links removes anything
         if links != 2 * y_links + x_links:  # the searches ``reach`` spares: most of them
             links = 2 * y_links + x_links
-            index, comp, reach = static_reach(grid, T, y_links, x_links)
+            index, comp, reach, graph = static_reach(grid, T, y_links, x_links)
             size = np.zeros(comp.shape[0] + 1, dtype=np.int64)
             for v in range(comp.shape[0]):
                 size[comp[v]] += 1
@@ -338,17 +330,15 @@ def find_se_cycles(cand, placed, T, rec):
                 on = 2 * (cell * n + bit_index(low)) + 1
                 order = 4 * (on >> 1)
                 v = 2 * index[on >> 1] + 1  # the source's node in ``reach``
-                mode = (y_links, x_links, CYCLES, base, sort_key, order, cap)
+                mode = (y_links, x_links, base, sort_key, order, cap)
                 if cycles and size[comp[v]] > 1:  # a cycle's nodes lie on a loop of the graph
                     _search(ws, on, grid, T, mode, best)
                 if not forcing:
                     continue
-                if _reaches(reach, comp, v):
-                    mode = (y_links, True, FORCING, base, sort_key, order + 1, cap)
-                    _search(ws, on, grid, T, mode, best)
-                if _reaches(reach, comp, v ^ 1):
-                    mode = (y_links, True, FORCING, base, sort_key, order + 2, cap)
-                    _search(ws, on ^ 1, grid, T, mode, best)
+                for opposite in range(2):  # from "on", then from "off"
+                    if _reaches(reach, comp, v ^ opposite):
+                        how = (on ^ opposite, 0, base, sort_key, order + 1 + opposite)
+                        _forcing_chain(ws, graph, v ^ opposite, how, cap, best, grid, n)
     if best[4] < 0:
         return
     start = mark(rec)
@@ -367,12 +357,12 @@ def static_reach(grid, T, y_links, x_links):
     """Which node reaches which on the grid as it is, with SE's links of a search (an "on"
     puts its digit off in its units, and with ``y_links`` the cell's other digits; an "off"
     puts on a bivalue cell's other digit with ``y_links``, the digit's other place in a unit
-    with ``x_links``): the nodes of
-    the candidates (``index[cell * n + digit]``, -1 for none; node ``2 * k + on`` of candidate
-    ``k``), each node's strongly connected component, and each component's reach as a bitset
-    over the nodes. SE's searches on this graph (forcing chains, cycles, cell and region chains
-    without dynamic rules) find something only where reach says so: most sources need no
-    search (Tarjan's components, then their reach in the order Tarjan closes them)."""
+    with ``x_links``): the nodes of the candidates (``index[cell * n + digit]``, -1 for none;
+    node ``2 * k + on`` of candidate ``k``), each node's strongly connected component, each
+    component's reach as a bitset over the nodes, and the graph (each node's links and their
+    count). SE's searches on this graph (forcing chains, cycles) find something only where
+    reach says so: most sources need no search (Tarjan's components, then their reach in the
+    order Tarjan closes them)."""
     units = T.units
     n = units.shape[1]
     ncells = grid.shape[0]
@@ -486,7 +476,50 @@ def static_reach(grid, T, y_links, x_links):
             if depth >= 0:
                 parent = calls[depth]
                 low_link[parent] = min(low_link[parent], low_link[v])
-    return index, comp, reach
+    return index, comp, reach, (adj, degree)
+
+
+@kernel
+def _forcing_chain(ws, graph, v, how, cap, best, grid, n):
+    """SE's doForcingChains from node ``v`` of the static graph (``static_reach``): the chain
+    to its opposite is the shortest path, found breadth first layer by layer (each node once),
+    with the bounds of ``_search``; ``how`` as there, for the source's own node."""
+    adj, degree = graph
+    words = (adj.shape[0] + 63) // 64
+    visited = np.zeros(words, dtype=np.uint64)
+    layer, following = ws[4], ws[5]
+    target = v ^ 1
+    visited[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+    layer[0] = v
+    size = 1
+    length = 0
+    base, sort_key = how[2], how[3]
+    while size:
+        length += 1
+        bound = base + length_steps(length - 2)
+        if (
+            length > cap
+            or best[0] <= best[6]
+            or bound > best[0]
+            or (bound == best[0] and (length, sort_key) > (best[1], best[2]))
+        ):
+            return
+        count = 0
+        for i in range(size):
+            x = layer[i]
+            for e in range(degree[x]):
+                w = adj[x, e]
+                b = np.uint64(1) << np.uint64(w & 63)
+                if visited[w >> 6] & b:
+                    continue
+                visited[w >> 6] |= b
+                if w == target:  # the chain has ``length`` links past its source
+                    _offer_forcing(ws, best, grid, how, length + 1, how[0] ^ 1, n)
+                    return
+                following[count] = w
+                count += 1
+        layer, following = following, layer
+        size = count
 
 
 @kernel(inline="always")

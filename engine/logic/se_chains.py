@@ -368,7 +368,8 @@ def _shared(ws, best, grid, base, runs, count, sort_key, n, source):
 @kernel
 def find_se_chains(cand, placed, T, rec, tech):
     """Record the easiest hint of SE's Nishio, multiple or dynamic forcing chains (``tech``) as
-    one step; its ``extra`` is the hint's complexity (see the module docstring)."""
+    one step; its ``extra`` is the hint's complexity (see the module docstring). Once a hint
+    rated no higher than the grade so far is found (``settled_tenths``), the search stops."""
     ncells = cand.shape[0]
     n = T.units.shape[1]
     nishio = tech == NISHIO_FORCING_CHAIN
@@ -403,7 +404,7 @@ def find_se_chains(cand, placed, T, rec, tech):
                 complexity = _ancestors(ws, r, a) + _ancestors(ws, r, b)
                 _offer(best, grid, base, complexity, ABSURD, on ^ 1, n, cell)
             double = card >= 3 and dynamic and not nishio
-            if dynamic:
+            if dynamic and best[0] > enough:
                 a, b = _chain(ws, off_run, on ^ 1, grid, work, T, dynamic, not nishio)
                 if a >= 0:
                     complexity = _ancestors(ws, off_run, a) + _ancestors(ws, off_run, b)
@@ -411,10 +412,12 @@ def find_se_chains(cand, placed, T, rec, tech):
                 if double:
                     runs[0], runs[1] = r, off_run
                     _shared(ws, best, grid, base, runs, 2, DOUBLE, n, cell)
-            if not nishio:
+            if not nishio and best[0] > enough:
                 _region_chains(ws, best, grid, work, T, base, cell, digit, r, dynamic)
             value += 1
-        if not nishio:
+            if best[0] <= enough:
+                break
+        if not nishio and best[0] > enough:
             for k in range(card):
                 runs[k] = k
             _shared(ws, best, grid, base, runs, card, CELL, n, cell)

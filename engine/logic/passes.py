@@ -819,6 +819,7 @@ def pass_loop(
     build_layers(cand, placed, T, pos)  # from here on apply_effects keeps them up to date
     passes = 0
     settled = False
+    held = _hold(rec, counts[C_STEPS], counts[C_PROOF], counts[C_EFFECTS])  # nothing, typed
     while True:
         open_cells = 0
         for cell in range(values.shape[0]):
@@ -827,20 +828,28 @@ def pass_loop(
             # two singles of one pass can put a digit twice in a unit only if there is no solution
             return (SOLVED if consistent(placed, T.units) else CONTRADICTION), passes
         progress = False
+        held_rung = -1  # a chain rung searched ahead in this pass (``_settled_chain``)
         for r in range(rungs.shape[0]):
             first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
+            first_proof = counts[C_PROOF]
             rung = rungs[r]
             # direct steps come before the plain rungs in every pass, as SE looks for its direct
             # hints first at every step: one that places a single spares a plain step later
             # (taken only while the rating was low, 55 puzzles that SE rates below 4 scored more)
             taken = direct and rung == LOCKED_POINTING
             taken = taken and _direct_pass(cand, placed, pos, T, enabled, rec, work)
-            shortcut = -1
+            done = taken  # the pass's steps are recorded
             if direct and rung == CYCLE and _se_rates(T):
-                shortcut = _settled_chain(cand, placed, pos, T, enabled, rec, work, dispatch)
-            if shortcut >= 0:
-                rung = shortcut
-            elif not taken:
+                tried, low = _settled_chain(cand, placed, pos, T, enabled, rec, work, dispatch)
+                if low:
+                    rung, done = tried, True
+                elif tried >= 0:  # its search is the rung's own, in this pass: kept for it
+                    held_rung = tried
+                    held = _hold(rec, first_step, first_proof, first_effect)
+            elif rung == held_rung:
+                _restore(rec, held)
+                done = True
+            if not done:
                 dispatch(rung, cand, placed, pos, T, enabled, rec, work)
             if counts[C_OVERFLOW]:
                 return OVERFLOW, passes
@@ -871,12 +880,11 @@ def pass_loop(
 
 @kernel(inline="always")
 def _settled_chain(cand, placed, pos, T, enabled, rec, work, dispatch):
-    """The rung of a step taken before the chain rungs are climbed (-1 for none): once the grade
-    holds a dynamic (or multiple) forcing chain step, that rung's first hint rated no higher
-    than the rating so far is taken at once. It changes neither the rating nor the hardest
-    technique, and spares the lower chain rungs' searches, which on a hard puzzle mostly
-    find nothing: on top1465 the grade runs 1.5x as fast, and not one score or hardest
-    technique of the shared SE-rated file moves."""
+    """Once the grade holds a dynamic (or multiple) forcing chain step, search that rung first:
+    its first hint rated no higher than the grade so far is taken at once, and changes neither
+    the rating nor the hardest technique, while the lower chain rungs' searches it spares
+    mostly find nothing on a hard puzzle. Returns the rung searched (-1 for none) and whether
+    its step (if any, left recorded) is rated that low."""
     steps, counts = rec.steps, rec.counts
     top = settled_tenths(rec)
     hardest = 0
@@ -886,16 +894,46 @@ def _settled_chain(cand, placed, pos, T, enabled, rec, work, dispatch):
         base = BASE_TENTHS[rung - CYCLE]
         if hardest < rung or top < base or not enabled[rung]:
             continue
-        first_step, first_proof, first_effect = counts[C_STEPS], counts[C_PROOF], counts[C_EFFECTS]
+        first_step = counts[C_STEPS]
         dispatch(rung, cand, placed, pos, T, enabled, rec, work)
-        if counts[C_STEPS] > first_step:
-            if base + length_steps(steps[first_step, S_EXTRA] - 2) <= top:
-                return rung
-            counts[C_STEPS] = first_step  # rated higher: the lower rungs may do better
-            counts[C_PROOF] = first_proof
-            counts[C_EFFECTS] = first_effect
-        return -1
-    return -1
+        found = counts[C_STEPS] > first_step
+        return rung, found and base + length_steps(steps[first_step, S_EXTRA] - 2) <= top
+    return -1, False
+
+
+@kernel
+def _hold(rec, first_step, first_proof, first_effect):
+    """Take the steps recorded from ``first_step`` (with their proof and effects) out of the
+    record, as copies for :func:`_restore`."""
+    counts = rec.counts
+    held = (
+        rec.steps[first_step : counts[C_STEPS]].copy(),
+        rec.digits[first_step : counts[C_STEPS]].copy(),
+        rec.proof[first_proof : counts[C_PROOF]].copy(),
+        rec.effects[first_effect : counts[C_EFFECTS]].copy(),
+    )
+    counts[C_STEPS], counts[C_PROOF], counts[C_EFFECTS] = first_step, first_proof, first_effect
+    return held
+
+
+@kernel
+def _restore(rec, held):
+    """Record the steps :func:`_hold` took out, at the record's end."""
+    steps, digits, proof, effects = held
+    counts = rec.counts
+    for i in range(steps.shape[0]):
+        row = counts[C_STEPS]
+        rec.steps[row] = steps[i]
+        rec.digits[row] = digits[i]
+        rec.steps[row, S_PROOF0] = counts[C_PROOF] + steps[i, S_PROOF0] - steps[0, S_PROOF0]
+        rec.steps[row, S_PROOF1] = counts[C_PROOF] + steps[i, S_PROOF1] - steps[0, S_PROOF0]
+        rec.steps[row, S_EFF0] = counts[C_EFFECTS] + steps[i, S_EFF0] - steps[0, S_EFF0]
+        rec.steps[row, S_EFF1] = counts[C_EFFECTS] + steps[i, S_EFF1] - steps[0, S_EFF0]
+        counts[C_STEPS] += 1
+    rec.proof[counts[C_PROOF] : counts[C_PROOF] + proof.shape[0]] = proof
+    rec.effects[counts[C_EFFECTS] : counts[C_EFFECTS] + effects.shape[0]] = effects
+    counts[C_PROOF] += proof.shape[0]
+    counts[C_EFFECTS] += effects.shape[0]
 
 
 @kernel

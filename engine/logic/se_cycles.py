@@ -97,14 +97,7 @@ def _search(ws, source, grid, T, mode, best):
     length = 0
     while size:
         length += 1
-        # a hint found from here on has ``length`` nodes or more: stop once none can do better
-        bound = base + length_steps(length - 2)
-        if (
-            length > cap
-            or best[0] <= best[6]
-            or bound > best[0]
-            or (bound == best[0] and (length, sort_key) > (best[1], best[2]))
-        ):
+        if _past_best(best, base, sort_key, length, cap):
             return
         nxt = 0
         for li in range(size):
@@ -153,6 +146,19 @@ def _search(ws, source, grid, T, mode, best):
             layer[li] = following[li]
         size = nxt
         on_phase = not on_phase
+
+
+@kernel(inline="always")
+def _past_best(best, base, sort_key, length, cap):
+    """True when a search's hints from layer ``length`` on (``length`` nodes or more) cannot
+    beat ``best``, or one rated low enough is in hand (``best[6]``, see ``find_se_cycles``)."""
+    bound = base + length_steps(length - 2)
+    return (
+        length > cap
+        or best[0] <= best[6]
+        or bound > best[0]
+        or (bound == best[0] and (length, sort_key) > (best[1], best[2]))
+    )
 
 
 @kernel
@@ -496,13 +502,7 @@ def _forcing_chain(ws, graph, v, how, cap, best, grid, n):
     base, sort_key = how[2], how[3]
     while size:
         length += 1
-        bound = base + length_steps(length - 2)
-        if (
-            length > cap
-            or best[0] <= best[6]
-            or bound > best[0]
-            or (bound == best[0] and (length, sort_key) > (best[1], best[2]))
-        ):
+        if _past_best(best, base, sort_key, length, cap):
             return
         count = 0
         for i in range(size):

@@ -54,7 +54,7 @@ from engine.logic.killer import (
     find_sum_groups,
 )
 from engine.logic.loops import find_unique_loops
-from engine.logic.se_chains import BASE_TENTHS, find_se_chains, length_steps, settled_tenths
+from engine.logic.se_chains import BASE_TENTHS, find_se_chains, settled_tenths, step_tenths
 from engine.logic.se_cycles import find_se_cycles
 from engine.logic.single_digit import find_empty_rectangles, find_turbot
 from engine.logic.singles import find_singles
@@ -828,7 +828,7 @@ def pass_loop(
             # two singles of one pass can put a digit twice in a unit only if there is no solution
             return (SOLVED if consistent(placed, T.units) else CONTRADICTION), passes
         progress = False
-        held_rung = -1  # a chain rung searched ahead in this pass (``_settled_chain``)
+        held_rung = -1  # a chain rung searched ahead in this pass (``_settled_rung``)
         for r in range(rungs.shape[0]):
             first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
             first_proof = counts[C_PROOF]
@@ -838,19 +838,21 @@ def pass_loop(
             # (taken only while the rating was low, 55 puzzles that SE rates below 4 scored more)
             taken = direct and rung == LOCKED_POINTING
             taken = taken and _direct_pass(cand, placed, pos, T, enabled, rec, work)
-            done = taken  # the pass's steps are recorded
+            search, top = rung, 0  # the chain rungs may search a settled rung first
             if direct and rung == CYCLE and _se_rates(T):
-                tried, low = _settled_chain(cand, placed, pos, T, enabled, rec, work, dispatch)
-                if low:
-                    rung, done = tried, True
-                elif tried >= 0:  # its search is the rung's own, in this pass: kept for it
-                    held_rung = tried
-                    held = _hold(rec, first_step, first_proof, first_effect)
-            elif rung == held_rung:
-                _restore(rec, held)
-                done = True
-            if not done:
-                dispatch(rung, cand, placed, pos, T, enabled, rec, work)
+                search, top = _settled_rung(rec, enabled)
+            while not taken:  # one call of ``dispatch``: the pass loop inlines it
+                if rung == held_rung:
+                    _restore(rec, held)
+                    break
+                dispatch(search, cand, placed, pos, T, enabled, rec, work)
+                if search == rung:
+                    break
+                if counts[C_STEPS] > first_step and step_tenths(steps, first_step) <= top:
+                    rung = search  # rated no higher than the grade so far: taken
+                    break
+                held_rung, held = search, _hold(rec, first_step, first_proof, first_effect)
+                search = rung  # the search is that rung's own in this pass: kept for its turn
             if counts[C_OVERFLOW]:
                 return OVERFLOW, passes
             if counts[C_STEPS] > first_step:
@@ -878,27 +880,21 @@ def pass_loop(
             return STUCK, passes
 
 
-@kernel(inline="always")
-def _settled_chain(cand, placed, pos, T, enabled, rec, work, dispatch):
-    """Once the grade holds a dynamic (or multiple) forcing chain step, search that rung first:
-    its first hint rated no higher than the grade so far is taken at once, and changes neither
-    the rating nor the hardest technique, while the lower chain rungs' searches it spares
-    mostly find nothing on a hard puzzle. Returns the rung searched (-1 for none) and whether
-    its step (if any, left recorded) is rated that low."""
-    steps, counts = rec.steps, rec.counts
+@kernel
+def _settled_rung(rec, enabled):
+    """The rung a pass searches in the chain rungs' place, and the grade so far in tenths
+    (``settled_tenths``). Once the grade holds a dynamic (or multiple) forcing chain step, it
+    is that rung: its first hint rated no higher than the grade so far is taken at once and
+    changes neither the rating nor the hardest technique, while the lower chain rungs'
+    searches it spares mostly find nothing on a hard puzzle. Else the cycle rung."""
     top = settled_tenths(rec)
     hardest = 0
-    for s in range(counts[C_STEPS]):
-        hardest = max(hardest, steps[s, S_TECH])
+    for s in range(rec.counts[C_STEPS]):
+        hardest = max(hardest, rec.steps[s, S_TECH])
     for rung in (DYNAMIC_FORCING_CHAIN, MULTIPLE_FORCING_CHAIN):
-        base = BASE_TENTHS[rung - CYCLE]
-        if hardest < rung or top < base or not enabled[rung]:
-            continue
-        first_step = counts[C_STEPS]
-        dispatch(rung, cand, placed, pos, T, enabled, rec, work)
-        found = counts[C_STEPS] > first_step
-        return rung, found and base + length_steps(steps[first_step, S_EXTRA] - 2) <= top
-    return -1, False
+        if hardest >= rung and top >= BASE_TENTHS[rung - CYCLE] and enabled[rung]:
+            return rung, top
+    return CYCLE, top
 
 
 @kernel
@@ -918,20 +914,16 @@ def _hold(rec, first_step, first_proof, first_effect):
 
 @kernel
 def _restore(rec, held):
-    """Record the steps :func:`_hold` took out, at the record's end."""
+    """Put back the steps :func:`_hold` took out. Nothing is recorded in between (a pass ends
+    at its first step), so they go back to their places."""
     steps, digits, proof, effects = held
     counts = rec.counts
-    for i in range(steps.shape[0]):
-        row = counts[C_STEPS]
-        rec.steps[row] = steps[i]
-        rec.digits[row] = digits[i]
-        rec.steps[row, S_PROOF0] = counts[C_PROOF] + steps[i, S_PROOF0] - steps[0, S_PROOF0]
-        rec.steps[row, S_PROOF1] = counts[C_PROOF] + steps[i, S_PROOF1] - steps[0, S_PROOF0]
-        rec.steps[row, S_EFF0] = counts[C_EFFECTS] + steps[i, S_EFF0] - steps[0, S_EFF0]
-        rec.steps[row, S_EFF1] = counts[C_EFFECTS] + steps[i, S_EFF1] - steps[0, S_EFF0]
-        counts[C_STEPS] += 1
-    rec.proof[counts[C_PROOF] : counts[C_PROOF] + proof.shape[0]] = proof
-    rec.effects[counts[C_EFFECTS] : counts[C_EFFECTS] + effects.shape[0]] = effects
+    s, p, e = counts[C_STEPS], counts[C_PROOF], counts[C_EFFECTS]
+    rec.steps[s : s + steps.shape[0]] = steps
+    rec.digits[s : s + digits.shape[0]] = digits
+    rec.proof[p : p + proof.shape[0]] = proof
+    rec.effects[e : e + effects.shape[0]] = effects
+    counts[C_STEPS] += steps.shape[0]
     counts[C_PROOF] += proof.shape[0]
     counts[C_EFFECTS] += effects.shape[0]
 

@@ -81,10 +81,15 @@ def settled_tenths(rec):
     the steps that follow differ)."""
     top = 0
     for i in range(rec.counts[C_STEPS]):
-        tech = rec.steps[i, S_TECH]
-        if CYCLE <= tech <= DYNAMIC_FORCING_CHAIN:
-            top = max(top, BASE_TENTHS[tech - CYCLE] + length_steps(rec.steps[i, S_EXTRA] - 2))
+        if CYCLE <= rec.steps[i, S_TECH] <= DYNAMIC_FORCING_CHAIN:
+            top = max(top, step_tenths(rec.steps, i))
     return top
+
+
+@kernel(inline="always")
+def step_tenths(steps, i):
+    """The rating in tenths of step ``i``, one of SE's chains: its base and length bonus."""
+    return BASE_TENTHS[steps[i, S_TECH] - CYCLE] + length_steps(steps[i, S_EXTRA] - 2)
 
 
 @kernel

@@ -491,11 +491,11 @@ def _forcing_chain(ws, graph, v, how, cap, best, grid, n):
     to its opposite is the shortest path, found breadth first layer by layer (each node once),
     with the bounds of ``_search``; ``how`` as there, for the source's own node."""
     adj, degree = graph
-    words = (adj.shape[0] + 63) // 64
-    visited = np.zeros(words, dtype=np.uint64)
-    layer, following = ws[4], ws[5]
+    met, layer, following = ws[3], ws[4], ws[5]  # stamps by node: static nodes are fewer
+    met[-1] += 1
+    seen = met[-1]
     target = v ^ 1
-    visited[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+    met[v] = seen
     layer[0] = v
     size = 1
     length = 0
@@ -509,10 +509,9 @@ def _forcing_chain(ws, graph, v, how, cap, best, grid, n):
             x = layer[i]
             for e in range(degree[x]):
                 w = adj[x, e]
-                b = np.uint64(1) << np.uint64(w & 63)
-                if visited[w >> 6] & b:
+                if met[w] == seen:
                     continue
-                visited[w >> 6] |= b
+                met[w] = seen
                 if w == target:  # the chain has ``length`` links past its source
                     _offer_forcing(ws, best, grid, how, length + 1, how[0] ^ 1, n)
                     return

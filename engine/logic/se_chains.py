@@ -93,78 +93,101 @@ def step_tenths(steps, i):
 
 
 @kernel
-def _workspace(ncells, n, runs):
-    """Arrays for ``runs`` chaining runs kept side by side: each run's records (a node, the node
-    being ``2 * (cell * n + digit) + on``, and its parent records), which node is a member of the
-    run (``stamp`` equal to the run's), the queues, and the ancestor count's marks."""
+def _workspace(ncells, n, records, parents):
+    """Arrays for the chaining runs of one search. A run's records (a node, the node being
+    ``2 * (cell * n + digit) + on``, and its parent records) lie side by side in one arena, so
+    a run from an "on" node is kept for every later chain that starts there (a cell's value is
+    a place of its digit in three units: SE's cell and region chains start from it four
+    times). ``records`` and ``parents``: the arena's room (see :func:`_run`)."""
     nodes = 2 * ncells * n
-    records = nodes + 1  # the members, and the new node of a contradiction
     return (
-        np.zeros((runs, nodes), dtype=np.int64),  # 0 member stamps
-        np.empty((runs, nodes), dtype=np.int32),  # 1 member's record
-        np.empty((runs, records), dtype=np.int32),  # 2 record's node
-        np.empty((runs, records + 1), dtype=np.int32),  # 3 record's first parent
-        np.empty((runs, records * n + 1), dtype=np.int32),  # 4 parents (records)
-        np.zeros((runs, 3), dtype=np.int64),  # 5 records, parents, stamp of each run
+        np.zeros(nodes, dtype=np.int64),  # 0 member stamps (of the run being built, or read)
+        np.empty(nodes, dtype=np.int32),  # 1 member's record
+        np.empty(records, dtype=np.int32),  # 2 record's node
+        np.empty(records + 1, dtype=np.int32),  # 3 record's first parent
+        np.empty(parents, dtype=np.int32),  # 4 parents (records)
+        np.zeros(4, dtype=np.int64),  # 5 records, parents, stamp counter, no room (1)
         np.empty(nodes, dtype=np.int32),  # 6 "on" queue
         np.empty(nodes, dtype=np.int32),  # 7 "off" queue
         np.zeros(nodes + 1, dtype=np.int64),  # 8 ancestor marks (by node), last: the mark
-        np.empty(records * n + 1, dtype=np.int32),  # 9 ancestor queue
+        np.empty((nodes + 2) * n + 1, dtype=np.int32),  # 9 ancestor queue
         np.zeros(ncells + 1, dtype=np.int64),  # 10 cells met by one "on" (last: the mark)
-        np.zeros(1, dtype=np.int64),  # 11 the stamp counter
+        # 11 runs by slot (an "on" node's cell * n + digit; the last: the "off" run): first and
+        # end record, and the records (a, b) of its contradiction; first -1: not run yet
+        np.full((ncells * n + 1, 4), -1, dtype=np.int32),
+        np.empty(records, dtype=np.int32),  # 12 record's ancestor count, 0 until counted
+        np.empty(nodes, dtype=np.int32),  # 13 records that every run holds (``_shared``)
+        np.empty(nodes, dtype=np.int64),  # 14 their complexity so far
     )
 
 
-@kernel(inline="always")
-def _member(ws, r, node):
-    return ws[0][r, node] == ws[5][r, 2]
+@kernel
+def _grown(ws):
+    """The workspace with twice the arena, empty (one cell's chains did not fit)."""
+    ncells = ws[10].shape[0] - 1
+    n = ws[11].shape[0] // ncells
+    return _workspace(ncells, n, 2 * ws[2].shape[0], 2 * ws[4].shape[0])
 
 
 @kernel
-def _new_record(ws, r, node, parent):
-    """Open a record of ``node`` in run ``r`` with one parent record (-1 for none); it holds only
-    once :func:`_keep` or :func:`_close` is called."""
+def _empty(ws):
+    """Forget every run (their records make room)."""
+    ws[5][0] = ws[5][1] = ws[5][3] = 0
+    ws[11][:, 0] = -1
+
+
+@kernel(inline="always")
+def _member(ws, node):
+    return ws[0][node] == ws[5][2]
+
+
+@kernel
+def _new_record(ws, node, parent):
+    """Open a record of ``node`` with one parent record (-1 for none); it holds only once
+    :func:`_keep` or :func:`_close` is called."""
     counts = ws[5]
-    i = counts[r, 0]
-    ws[2][r, i] = node
-    ws[3][r, i] = counts[r, 1]
+    i = counts[0]
+    ws[2][i] = node
+    ws[3][i] = counts[1]
+    ws[12][i] = 0
     if parent >= 0:
-        ws[4][r, counts[r, 1]] = parent
-        counts[r, 1] += 1
-    ws[3][r, i + 1] = counts[r, 1]
+        ws[4][counts[1]] = parent
+        counts[1] += 1
+    ws[3][i + 1] = counts[1]
     return i
 
 
 @kernel
-def _add_parent(ws, r, i, node):
+def _add_parent(ws, i, node):
     """Add the member record of ``node`` as a parent of the open record ``i``."""
     counts = ws[5]
-    ws[4][r, counts[r, 1]] = ws[1][r, node]
-    counts[r, 1] += 1
-    ws[3][r, i + 1] = counts[r, 1]
+    ws[4][counts[1]] = ws[1][node]
+    counts[1] += 1
+    ws[3][i + 1] = counts[1]
 
 
 @kernel
-def _close(ws, r, i):
-    """Keep the open record ``i`` without making it a member (a contradiction's new node)."""
-    ws[5][r, 0] = i + 1
+def _close(ws, i):
+    """Keep the open record ``i`` without making it a member (a contradiction's new node: the
+    last record of its run)."""
+    ws[5][0] = i + 1
     return i
 
 
 @kernel
-def _keep(ws, r, i):
+def _keep(ws, i):
     """Keep the open record ``i`` as the member of its node."""
     counts = ws[5]
-    counts[r, 0] = i + 1
-    node = ws[2][r, i]
-    ws[0][r, node] = counts[r, 2]
-    ws[1][r, node] = i
+    counts[0] = i + 1
+    node = ws[2][i]
+    ws[0][node] = counts[2]
+    ws[1][node] = i
 
 
 @kernel
-def _drop(ws, r, i):
+def _drop(ws, i):
     """Forget the open record ``i`` (its node is a member already)."""
-    ws[5][r, 1] = ws[3][r, i]
+    ws[5][1] = ws[3][i]
 
 
 @kernel
@@ -183,22 +206,41 @@ def units_in_se_order(T, cell, k):
 
 
 @kernel
-def _chain(ws, r, source, grid, work, T, dynamic, y_links):
-    """SE's doChaining: run ``r`` from one assumed node; returns the records (on, off) of the
-    first contradiction, or (-1, -1). ``grid``: the candidates of the open cells (placed cells
-    hold none); ``work``: the grid the dynamic rules read, reset here and changed by each "off"
-    processed. "On" nodes are processed before any pending "off", as in SE."""
+def _run(ws, slot, source, grid, work, T, dynamic, y_links):
+    """Chain from ``source`` as run ``slot`` unless this search ran it already. A run that
+    might not fit in the arena's room (as many records as nodes, ``n`` parents each) is left
+    empty and flags the workspace: the caller makes room and runs it again."""
+    runs, counts = ws[11], ws[5]
+    if runs[slot, 0] >= 0:
+        return
+    nodes = ws[0].shape[0]
+    first = counts[0]
+    runs[slot, 0] = runs[slot, 1] = first
+    runs[slot, 2] = runs[slot, 3] = -1
+    if (
+        first + nodes + 2 > ws[2].shape[0]
+        or counts[1] + (nodes + 2) * T.units.shape[1] > ws[4].shape[0]
+    ):
+        counts[3] = 1
+        return
+    runs[slot, 2], runs[slot, 3] = _chain(ws, source, grid, work, T, dynamic, y_links)
+    runs[slot, 1] = counts[0]
+
+
+@kernel
+def _chain(ws, source, grid, work, T, dynamic, y_links):
+    """SE's doChaining from one assumed node, its records appended to the arena; returns the
+    records (on, off) of the first contradiction, or (-1, -1). ``grid``: the candidates of the
+    open cells (placed cells hold none); ``work``: the grid the dynamic rules read, reset here
+    and changed by each "off" processed. "On" nodes are processed before any pending "off", as
+    in SE."""
     counts, onq, offq, met = ws[5], ws[6], ws[7], ws[10]
     units = T.units
     n = units.shape[1]
-    ws[11][0] += 1
-    counts[r, 0] = 0
-    counts[r, 1] = 0
-    counts[r, 2] = ws[11][0]
-    ws[3][r, 0] = 0
+    counts[2] += 1
     work[:] = grid
-    i = _new_record(ws, r, source, -1)
-    _keep(ws, r, i)
+    i = _new_record(ws, source, -1)
+    _keep(ws, i)
     on_head = on_tail = off_head = off_tail = 0
     if source & 1:
         onq[on_tail] = i
@@ -210,7 +252,7 @@ def _chain(ws, r, source, grid, work, T, dynamic, y_links):
         if on_head < on_tail:
             p = onq[on_head]
             on_head += 1
-            pid = ws[2][r, p] >> 1
+            pid = ws[2][p] >> 1
             cell, digit = pid // n, pid % n
             if y_links:  # the other values of the cell get off
                 m = work[cell] & ~bit(digit)
@@ -218,11 +260,11 @@ def _chain(ws, r, source, grid, work, T, dynamic, y_links):
                     low = lowest_bit(m)
                     m ^= low
                     off = 2 * (cell * n + bit_index(low))
-                    if _member(ws, r, off | 1):
-                        return ws[1][r, off | 1], _close(ws, r, _new_record(ws, r, off, p))
-                    if not _member(ws, r, off):
-                        _keep(ws, r, _new_record(ws, r, off, p))
-                        offq[off_tail] = ws[5][r, 0] - 1
+                    if _member(ws, off | 1):
+                        return ws[1][off | 1], _close(ws, _new_record(ws, off, p))
+                    if not _member(ws, off):
+                        _keep(ws, _new_record(ws, off, p))
+                        offq[off_tail] = counts[0] - 1
                         off_tail += 1
             met[-1] += 1
             met[cell] = met[-1]
@@ -237,29 +279,29 @@ def _chain(ws, r, source, grid, work, T, dynamic, y_links):
                         continue
                     met[c] = met[-1]
                     off = 2 * (c * n + digit)
-                    if _member(ws, r, off | 1):
-                        return ws[1][r, off | 1], _close(ws, r, _new_record(ws, r, off, p))
-                    if not _member(ws, r, off):
-                        _keep(ws, r, _new_record(ws, r, off, p))
-                        offq[off_tail] = ws[5][r, 0] - 1
+                    if _member(ws, off | 1):
+                        return ws[1][off | 1], _close(ws, _new_record(ws, off, p))
+                    if not _member(ws, off):
+                        _keep(ws, _new_record(ws, off, p))
+                        offq[off_tail] = counts[0] - 1
                         off_tail += 1
         elif off_head < off_tail:
             p = offq[off_head]
             off_head += 1
-            pid = ws[2][r, p] >> 1
+            pid = ws[2][p] >> 1
             cell, digit = pid // n, pid % n
             b = bit(digit)
             if y_links and popcount(work[cell]) == 2:  # the cell's other value gets on
                 on = 2 * (cell * n + bit_index(work[cell] & ~b)) + 1
-                i = _new_record(ws, r, on, p)
+                i = _new_record(ws, on, p)
                 hidden = grid[cell] & ~work[cell]
                 while hidden:
                     low = lowest_bit(hidden)
                     hidden ^= low
-                    _add_parent(ws, r, i, 2 * (cell * n + bit_index(low)))
-                if _member(ws, r, on ^ 1):
-                    return _close(ws, r, i), ws[1][r, on ^ 1]
-                on_tail = _queue_on(ws, r, i, on, on_tail)
+                    _add_parent(ws, i, 2 * (cell * n + bit_index(low)))
+                if _member(ws, on ^ 1):
+                    return _close(ws, i), ws[1][on ^ 1]
+                on_tail = _queue_on(ws, i, on, on_tail)
             for k in range(T.cell_units.shape[1]):  # the digit's other place in a unit gets on
                 u = units_in_se_order(T, cell, k)
                 if u < 0:
@@ -268,14 +310,14 @@ def _chain(ws, r, source, grid, work, T, dynamic, y_links):
                 if other < 0:
                     continue
                 on = 2 * (other * n + digit) + 1
-                i = _new_record(ws, r, on, p)
+                i = _new_record(ws, on, p)
                 for j in range(n):
                     c = units[u, j]
                     if grid[c] & b and work[c] & b == U0:
-                        _add_parent(ws, r, i, 2 * (c * n + digit))
-                if _member(ws, r, on ^ 1):
-                    return _close(ws, r, i), ws[1][r, on ^ 1]
-                on_tail = _queue_on(ws, r, i, on, on_tail)
+                        _add_parent(ws, i, 2 * (c * n + digit))
+                if _member(ws, on ^ 1):
+                    return _close(ws, i), ws[1][on ^ 1]
+                on_tail = _queue_on(ws, i, on, on_tail)
             if dynamic:
                 work[cell] &= ~b
         else:
@@ -296,20 +338,23 @@ def other_place(cells, cell, grid, b):
 
 
 @kernel
-def _queue_on(ws, r, i, on, on_tail):
-    """Keep the open record ``i`` of node ``on`` and queue it, unless ``on`` is a member of run
-    ``r`` already; returns the new tail of the "on" queue."""
-    if _member(ws, r, on):
-        _drop(ws, r, i)
+def _queue_on(ws, i, on, on_tail):
+    """Keep the open record ``i`` of node ``on`` and queue it, unless ``on`` is a member
+    already; returns the new tail of the "on" queue."""
+    if _member(ws, on):
+        _drop(ws, i)
         return on_tail
-    _keep(ws, r, i)
+    _keep(ws, i)
     ws[6][on_tail] = i
     return on_tail + 1
 
 
 @kernel
-def _ancestors(ws, r, i):
-    """SE's getAncestorCount: the distinct nodes from record ``i`` back through every parent."""
+def _ancestors(ws, i):
+    """SE's getAncestorCount: the distinct nodes from record ``i`` back through every parent
+    (counted once per record: a kept run is read by several searches)."""
+    if ws[12][i]:
+        return ws[12][i]
     marks, queue = ws[8], ws[9]
     marks[-1] += 1
     stamp = marks[-1]
@@ -318,15 +363,23 @@ def _ancestors(ws, r, i):
     while head < tail:
         x = queue[head]
         head += 1
-        node = ws[2][r, x]
+        node = ws[2][x]
         if marks[node] == stamp:
             continue
         marks[node] = stamp
         count += 1
-        for k in range(ws[3][r, x], ws[3][r, x + 1]):
-            queue[tail] = ws[4][r, k]
+        for k in range(ws[3][x], ws[3][x + 1]):
+            queue[tail] = ws[4][k]
             tail += 1
+    ws[12][i] = count
     return count
+
+
+@kernel
+def _members(ws, slot):
+    """The member records of run ``slot`` (without a contradiction's last record)."""
+    runs = ws[11]
+    return runs[slot, 0], runs[slot, 1] - (runs[slot, 2] >= 0)
 
 
 @kernel(inline="always")
@@ -351,23 +404,34 @@ def _offer(best, grid, base, complexity, sort_key, node, n, source):
 
 
 @kernel
-def _shared(ws, best, grid, base, runs, count, sort_key, n, source):
-    """Offer every node that all ``count`` runs listed in ``runs`` reach (a cell's values or a
-    unit's places of a digit), its complexity the sum of its ancestors in each run."""
-    first = runs[0]
-    for x in range(ws[5][first, 0]):
-        node = ws[2][first, x]
-        if not _member(ws, first, node) or ws[1][first, node] != x:
-            continue
-        complexity = _ancestors(ws, first, x)
-        for k in range(1, count):
-            r = runs[k]
-            if not _member(ws, r, node):
-                complexity = -1
-                break
-            complexity += _ancestors(ws, r, ws[1][r, node])
-        if complexity > 0:
-            _offer(best, grid, base, complexity, sort_key, node, n, source)
+def _shared(ws, best, grid, base, slots, count, sort_key, n, source):
+    """Offer every node that all ``count`` runs listed in ``slots`` reach (a cell's values or
+    a unit's places of a digit), its complexity the sum of its ancestors in each run, in the
+    order the first run reached them."""
+    held, complexity, counts = ws[13], ws[14], ws[5]
+    lo, hi = _members(ws, slots[0])
+    alive = 0
+    for x in range(lo, hi):
+        held[alive] = x
+        complexity[alive] = 0
+        alive += 1
+    for k in range(1, count):
+        lo, hi = _members(ws, slots[k])
+        counts[2] += 1  # read run k's members into the stamps
+        for x in range(lo, hi):
+            ws[0][ws[2][x]] = counts[2]
+            ws[1][ws[2][x]] = x
+        kept = 0
+        for j in range(alive):
+            node = ws[2][held[j]]
+            if _member(ws, node):
+                held[kept] = held[j]
+                complexity[kept] = complexity[j] + _ancestors(ws, ws[1][node])
+                kept += 1
+        alive = kept
+    for j in range(alive):
+        x = held[j]
+        _offer(best, grid, base, complexity[j] + _ancestors(ws, x), sort_key, ws[2][x], n, source)
 
 
 @kernel
@@ -386,46 +450,31 @@ def find_se_chains(cand, placed, T, rec, tech):
         if placed[c]:
             grid[c] = U0
     work = grid.copy()
-    off_run = n  # after the runs of the cell's values; a unit's places take the runs after
-    ws = _workspace(ncells, n, 2 * n + 1)
+    nodes = 2 * ncells * n
+    ws = _workspace(ncells, n, 32 * (nodes + 2), max(2 * n, 64) * (nodes + 2))
     best = np.array([NO_HINT, NO_HINT, NO_HINT, -1, -1], dtype=np.int64)
-    runs = np.empty(n, dtype=np.int64)
+    before = best.copy()
+    slots = np.empty(n, dtype=np.int64)
     for cell in range(ncells):
         card = popcount(grid[cell])
         if best[0] <= enough:
             break
         if not (card > 2 or (card > 1 and dynamic)):
             continue
-        value = 0
-        m = grid[cell]
-        while m:
-            low = lowest_bit(m)
-            m ^= low
-            digit = bit_index(low)
-            on = 2 * (cell * n + digit) + 1
-            r = value
-            a, b = _chain(ws, r, on, grid, work, T, dynamic, not nishio)
-            if a >= 0 and dynamic:  # SE: contradictions count in Nishio and dynamic chains
-                complexity = _ancestors(ws, r, a) + _ancestors(ws, r, b)
-                _offer(best, grid, base, complexity, ABSURD, on ^ 1, n, cell)
-            double = card >= 3 and dynamic and not nishio
-            if dynamic and best[0] > enough:
-                a, b = _chain(ws, off_run, on ^ 1, grid, work, T, dynamic, not nishio)
-                if a >= 0:
-                    complexity = _ancestors(ws, off_run, a) + _ancestors(ws, off_run, b)
-                    _offer(best, grid, base, complexity, ABSURD, on, n, cell)
-                if double:
-                    runs[0], runs[1] = r, off_run
-                    _shared(ws, best, grid, base, runs, 2, DOUBLE, n, cell)
-            if not nishio and best[0] > enough:
-                _region_chains(ws, best, grid, work, T, base, cell, digit, r, dynamic)
-            value += 1
-            if best[0] <= enough:
+        before[:] = best
+        emptied = False
+        while True:
+            _cell_chains(ws, best, grid, work, T, base, cell, dynamic, nishio, enough, slots)
+            if not ws[5][3]:
                 break
-        if not nishio and best[0] > enough:
-            for k in range(card):
-                runs[k] = k
-            _shared(ws, best, grid, base, runs, card, CELL, n, cell)
+            # a run found no room: make room (grow an arena that this cell alone filled) and
+            # take the cell again, its offers as if first made
+            best[:] = before
+            if emptied:
+                ws = _grown(ws)
+            else:
+                _empty(ws)
+            emptied = True
     if best[3] < 0:
         return
     node = best[3]
@@ -441,14 +490,54 @@ def find_se_chains(cand, placed, T, rec, tech):
 
 
 @kernel
+def _cell_chains(ws, best, grid, work, T, base, cell, dynamic, nishio, enough, slots):
+    """The hints of one cell: a contradiction from a value on or off, a double implication,
+    the region chains from each value, then what every value of the cell implies."""
+    n = T.units.shape[1]
+    off_slot = ws[11].shape[0] - 1
+    card = popcount(grid[cell])
+    value = 0
+    m = grid[cell]
+    while m:
+        low = lowest_bit(m)
+        m ^= low
+        digit = bit_index(low)
+        on = 2 * (cell * n + digit) + 1
+        r = cell * n + digit
+        slots[value] = r
+        _run(ws, r, on, grid, work, T, dynamic, not nishio)
+        a, b = ws[11][r, 2], ws[11][r, 3]
+        if a >= 0 and dynamic:  # SE: contradictions count in Nishio and dynamic chains
+            _offer(best, grid, base, _ancestors(ws, a) + _ancestors(ws, b), ABSURD, on ^ 1, n, cell)
+        if dynamic and best[0] > enough:
+            records, parents = ws[5][0], ws[5][1]
+            _run(ws, off_slot, on ^ 1, grid, work, T, dynamic, not nishio)
+            a, b = ws[11][off_slot, 2], ws[11][off_slot, 3]
+            if a >= 0:
+                _offer(best, grid, base, _ancestors(ws, a) + _ancestors(ws, b), ABSURD, on, n, cell)
+            if card >= 3 and not nishio:
+                pair = np.array([r, off_slot], dtype=np.int64)
+                _shared(ws, best, grid, base, pair, 2, DOUBLE, n, cell)
+            ws[5][0], ws[5][1] = records, parents  # no later chain starts "off": room
+            ws[11][off_slot, 0] = -1
+        if not nishio and best[0] > enough:
+            _region_chains(ws, best, grid, work, T, base, cell, digit, r, dynamic)
+        value += 1
+        if best[0] <= enough:
+            return
+    if not nishio:
+        _shared(ws, best, grid, base, slots, card, CELL, n, cell)
+
+
+@kernel
 def _region_chains(ws, best, grid, work, T, base, cell, digit, r, dynamic):
     """SE's region chains from ``cell`` holding ``digit`` (run ``r``): in each unit where the
-    cell is the digit's first place, a chain from every other place (runs after the "off"
-    run); the nodes they all reach."""
+    cell is the digit's first place, a chain from every other place; the nodes they all
+    reach."""
     units = T.units
     n = units.shape[1]
     b = bit(digit)
-    runs = np.empty(n, dtype=np.int64)
+    slots = np.empty(n, dtype=np.int64)
     for k in range(T.cell_units.shape[1]):
         u = units_in_se_order(T, cell, k)
         if u < 0:
@@ -462,12 +551,12 @@ def _region_chains(ws, best, grid, work, T, base, cell, digit, r, dynamic):
                     first = units[u, j]
         if places < 2 or first != cell:
             continue
-        runs[0] = r
+        slots[0] = r
         count = 1
         for j in range(n):
             c = units[u, j]
             if c != cell and grid[c] & b:
-                runs[count] = n + count
-                _chain(ws, runs[count], 2 * (c * n + digit) + 1, grid, work, T, dynamic, True)
+                slots[count] = c * n + digit
+                _run(ws, slots[count], 2 * slots[count] + 1, grid, work, T, dynamic, True)
                 count += 1
-        _shared(ws, best, grid, base, runs, count, REGION, n, cell)
+        _shared(ws, best, grid, base, slots, count, REGION, n, cell)

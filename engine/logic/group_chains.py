@@ -80,11 +80,12 @@ def find_als(cand, placed, pos, T, rec, enabled):
 
 
 @kernel
-def find_grouped(cand, placed, pos, T, rec, tech, with_als, max_level):
-    """Record every candidate that a grouped chain of at most ``max_level`` weak-strong pairs
-    refutes: GROUPED_X_CHAIN (one digit, links between cells, group nodes) or GROUPED_AIC (any
-    links, group nodes, and ALS nodes ``with_als``: HoDoKu's grouped nice loops have none by
-    default)."""
+def find_grouped(cand, placed, pos, T, rec, tech, with_als, shortest, longest):
+    """Record every candidate that a grouped chain of at most ``shortest`` weak-strong pairs
+    refutes, then of at most one pair more ... up to ``longest``, while none is found (one node
+    graph for every length): GROUPED_X_CHAIN (one digit, links between cells, group nodes) or
+    GROUPED_AIC (any links, group nodes, and ALS nodes ``with_als``: HoDoKu's grouped nice
+    loops have none by default)."""
     x_chain = tech == GROUPED_X_CHAIN
     sets = GROUPED_ALS_MAX_CELLS if with_als and not x_chain else 0
     xcells, xdigit, owner = _nodes(cand, placed, pos, T, True, sets)
@@ -92,8 +93,9 @@ def find_grouped(cand, placed, pos, T, rec, tech, with_als, max_level):
     count, weak, strong, cells, digits, sets = node_graph(
         cand, placed, pos, T, base, xcells, xdigit, owner
     )
-    lengths = np.full(1, max_level, dtype=np.int64)
-    refute_all(rec, cand, T, tech, count, weak, strong, cells, digits, xcells, sets, lengths, 0)
+    lengths = np.arange(shortest, longest + 1)
+    since = rec.counts[C_STEPS]
+    refute_all(rec, cand, T, tech, count, weak, strong, cells, digits, xcells, sets, lengths, since)
 
 
 @kernel

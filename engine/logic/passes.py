@@ -175,6 +175,10 @@ GROUPED_NICE_LOOP = TURBOT + 6
 GROUPED_TWO_LINKS = TURBOT + 7
 GROUPED_THREE_LINKS = TURBOT + 8
 GROUPED_FOUR_LINKS = TURBOT + 9
+#: The grader's search at the first of those rungs: all three lengths on one node graph, the
+#: longer chains held for their own rungs (``pass_loop``), which the pass reaches with the
+#: state unchanged.
+GROUPED_AHEAD = TURBOT + 10
 
 #: Rungs of the pass loop in Sukaku Explainer's order (the order of its techniques, mostly by
 #: rating: its strong-linked fishes of two links, the finned X-wing among them, come before the
@@ -439,11 +443,12 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         if enabled[X_CHAIN]:
             find_chains(cand, placed, pos, T, rec, X_CHAIN, TURBOT_LEVELS + rung - TURBOT)
         return
-    if GROUPED_TWO_LINKS <= rung <= GROUPED_FOUR_LINKS:
+    if GROUPED_TWO_LINKS <= rung <= GROUPED_AHEAD:
         # SE's short grouped X-chains; elsewhere the grouped X-chain rung finds them, later
         if enabled[GROUPED_X_CHAIN] and _se_rates(T):
-            links = TURBOT_LEVELS + rung - GROUPED_TWO_LINKS
-            find_grouped(cand, placed, pos, T, rec, GROUPED_X_CHAIN, False, links)
+            links = TURBOT_LEVELS + min(rung, GROUPED_FOUR_LINKS) - GROUPED_TWO_LINKS
+            shortest = TURBOT_LEVELS if rung == GROUPED_AHEAD else links
+            find_grouped(cand, placed, pos, T, rec, GROUPED_X_CHAIN, False, shortest, links)
         return
     if rung == ALIGNED_TRIPLET_EXCLUSION:  # SE's, between its forcing and its Nishio chains
         if enabled[rung] and _se_rates(T):
@@ -523,7 +528,8 @@ def run_beyond_rung(rung, cand, placed, pos, T, enabled, rec):
     elif X_CHAIN <= rung <= AIC:
         find_chains(cand, placed, pos, T, rec, rung, cand.shape[0] * T.units.shape[1])
     elif rung in (GROUPED_X_CHAIN, GROUPED_AIC):
-        find_grouped(cand, placed, pos, T, rec, rung, True, cand.shape[0] * T.units.shape[1])
+        longest = cand.shape[0] * T.units.shape[1]
+        find_grouped(cand, placed, pos, T, rec, rung, True, longest, longest)
     elif rung == CYCLE:
         find_se_cycles(cand, placed, T, rec)
     else:
@@ -546,9 +552,8 @@ def run_person_rung(rung, cand, placed, pos, T, enabled, rec, work):
         return
     if rung == GROUPED_NICE_LOOP:
         if enabled[GROUPED_AIC]:
-            find_grouped(
-                cand, placed, pos, T, rec, GROUPED_AIC, False, cand.shape[0] * T.units.shape[1]
-            )
+            longest = cand.shape[0] * T.units.shape[1]
+            find_grouped(cand, placed, pos, T, rec, GROUPED_AIC, False, longest, longest)
         return
     if rung in BEYOND_SE:  # the person's ladder takes them on every grid
         run_beyond_rung(rung, cand, placed, pos, T, enabled, rec)
@@ -828,7 +833,8 @@ def pass_loop(
             # two singles of one pass can put a digit twice in a unit only if there is no solution
             return (SOLVED if consistent(placed, T.units) else CONTRADICTION), passes
         progress = False
-        held_rung = -1  # a chain rung searched ahead in this pass (``_settled_rung``)
+        held_rung = -1  # a rung searched ahead in this pass (``_settled_rung``, GROUPED_AHEAD)
+        ahead = False  # the grouped X-chains of every length searched at the first one's turn
         for r in range(rungs.shape[0]):
             first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
             first_proof = counts[C_PROOF]
@@ -841,12 +847,22 @@ def pass_loop(
             search, top = rung, 0  # the chain rungs may search a settled rung first
             if direct and rung == CYCLE and _se_rates(T):
                 search, top = _settled_rung(rec, enabled)
+            if direct and rung == GROUPED_TWO_LINKS:
+                search = GROUPED_AHEAD
             while not taken:  # one call of ``dispatch``: the pass loop inlines it
                 if rung == held_rung:
                     _restore(rec, held)
                     break
+                if ahead and GROUPED_TWO_LINKS < rung <= GROUPED_FOUR_LINKS:
+                    break  # nothing of this length: the search ahead found none or shorter
                 dispatch(search, cand, placed, pos, T, enabled, rec, work)
                 if search == rung:
+                    break
+                if search == GROUPED_AHEAD:
+                    ahead = True
+                    owner = _grouped_rung(steps, first_step, counts[C_STEPS])
+                    if owner != rung:  # longer chains: their own rung's, later in the pass
+                        held_rung, held = owner, _hold(rec, first_step, first_proof, first_effect)
                     break
                 if counts[C_STEPS] > first_step and step_tenths(steps, first_step) <= top:
                     rung = search  # rated no higher than the grade so far: taken
@@ -878,6 +894,16 @@ def pass_loop(
                 break
         if not progress:
             return STUCK, passes
+
+
+@kernel
+def _grouped_rung(steps, first_step, end):
+    """The rung of the grouped X-chains recorded by GROUPED_AHEAD from ``first_step`` (all of
+    one length: a step's ``extra`` is its chain's 2 * pairs + 1), GROUPED_TWO_LINKS for none."""
+    if end == first_step:
+        return GROUPED_TWO_LINKS
+    pairs = (steps[first_step, S_EXTRA] - 1) // 2
+    return GROUPED_TWO_LINKS + pairs - TURBOT_LEVELS
 
 
 @kernel

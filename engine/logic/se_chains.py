@@ -453,6 +453,11 @@ def find_se_chains(cand, placed, T, rec, tech):
     nodes = 2 * ncells * n
     ws = _workspace(ncells, n, 32 * (nodes + 2), max(2 * n, 64) * (nodes + 2))
     best = np.array([NO_HINT, NO_HINT, NO_HINT, -1, -1], dtype=np.int64)
+    if dynamic and enough >= base:
+        _quick_contradiction(ws, best, grid, work, T, base, nishio, enough)
+        if best[0] > enough:
+            best[:] = NO_HINT  # the search below finds SE's easiest hint, in SE's order
+            best[3] = best[4] = -1
     before = best.copy()
     slots = np.empty(n, dtype=np.int64)
     for cell in range(ncells):
@@ -487,6 +492,33 @@ def find_se_chains(cand, placed, T, rec, tech):
     else:
         eliminate(rec, cand, cell, digit)
     commit(rec, start, tech, best[1], bit(digit))
+
+
+@kernel
+def _quick_contradiction(ws, best, grid, work, T, base, nishio, enough):
+    """Offer the contradictions of every candidate assumed on until one is rated no higher
+    than ``enough``. Where any such hint will do (the grade is settled), these are found
+    first: they need one run each (kept for the full search), where a cell's or a unit's
+    chains need several."""
+    n = T.units.shape[1]
+    for cell in range(grid.shape[0]):
+        if popcount(grid[cell]) < 2:
+            continue
+        m = grid[cell]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            r = cell * n + bit_index(low)
+            _run(ws, r, 2 * r + 1, grid, work, T, True, not nishio)
+            if ws[5][3]:  # no room: the runs kept so far make way
+                _empty(ws)
+                _run(ws, r, 2 * r + 1, grid, work, T, True, not nishio)
+            a, b = ws[11][r, 2], ws[11][r, 3]
+            if a >= 0:
+                complexity = _ancestors(ws, a) + _ancestors(ws, b)
+                _offer(best, grid, base, complexity, ABSURD, 2 * r, n, cell)
+                if best[0] <= enough:
+                    return
 
 
 @kernel

@@ -36,6 +36,7 @@ from engine.logic.state import (
     S_EXTRA,
     S_TECH,
     U0,
+    U1,
     add_proof,
     bit,
     bit_index,
@@ -206,7 +207,7 @@ def units_in_se_order(T, cell, k):
 
 
 @kernel
-def _run(ws, slot, source, grid, work, T, dynamic, y_links):
+def _run(ws, slot, source, grid, board, T, dynamic, y_links):
     """Chain from ``source`` as run ``slot`` unless this search ran it already. A run that
     might not fit in the arena's room (as many records as nodes, ``n`` parents each) is left
     empty and flags the workspace: the caller makes room and runs it again."""
@@ -223,22 +224,50 @@ def _run(ws, slot, source, grid, work, T, dynamic, y_links):
     ):
         counts[3] = 1
         return
-    runs[slot, 2], runs[slot, 3] = _chain(ws, source, grid, work, T, dynamic, y_links)
+    runs[slot, 2], runs[slot, 3] = _chain(ws, source, grid, board, T, dynamic, y_links)
     runs[slot, 1] = counts[0]
 
 
 @kernel
-def _chain(ws, source, grid, work, T, dynamic, y_links):
+def _board(grid, T):
+    """What a chain run reads: the grid the dynamic rules change (reset from ``grid`` by each
+    run), each cell's units in SE's order and its place in each, and the per-digit unit
+    layers of that grid and of ``grid`` (a place as a bit), so a unit's cells that hold a digit
+    are one word."""
+    ncells, width = T.cell_units.shape
+    order = np.empty((ncells, width), dtype=np.int64)
+    where = np.empty((ncells, width), dtype=np.int64)
+    for cell in range(ncells):
+        for k in range(width):
+            order[cell, k] = units_in_se_order(T, cell, k)
+            for j in range(width):
+                if T.cell_units[cell, j] == order[cell, k]:
+                    where[cell, k] = T.unit_pos[cell, j]
+    start = np.zeros((T.units.shape[1], T.units.shape[0]), dtype=np.uint64)
+    for cell in range(ncells):
+        m = grid[cell]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            for k in range(width):
+                start[bit_index(low), T.cell_units[cell, k]] |= bit(T.unit_pos[cell, k])
+    return grid.copy(), order, where, start.copy(), start
+
+
+@kernel
+def _chain(ws, source, grid, board, T, dynamic, y_links):
     """SE's doChaining from one assumed node, its records appended to the arena; returns the
     records (on, off) of the first contradiction, or (-1, -1). ``grid``: the candidates of the
-    open cells (placed cells hold none); ``work``: the grid the dynamic rules read, reset here
-    and changed by each "off" processed. "On" nodes are processed before any pending "off", as
-    in SE."""
+    open cells (placed cells hold none); ``board`` (:func:`_board`): the grid the dynamic rules
+    read, reset here and changed by each "off" processed, with its layers. "On" nodes are
+    processed before any pending "off", as in SE."""
     counts, onq, offq, met = ws[5], ws[6], ws[7], ws[10]
+    work, order, where, layers, start = board
     units = T.units
-    n = units.shape[1]
+    n, width = units.shape[1], order.shape[1]
     counts[2] += 1
     work[:] = grid
+    layers[:, :] = start
     i = _new_record(ws, source, -1)
     _keep(ws, i)
     on_head = on_tail = off_head = off_tail = 0
@@ -268,14 +297,16 @@ def _chain(ws, source, grid, work, T, dynamic, y_links):
                         off_tail += 1
             met[-1] += 1
             met[cell] = met[-1]
-            b = bit(digit)
-            for k in range(T.cell_units.shape[1]):  # the digit gets off in the cell's units
-                u = units_in_se_order(T, cell, k)
+            for k in range(width):  # the digit gets off in the cell's units
+                u = order[cell, k]
                 if u < 0:
                     continue
-                for j in range(n):
-                    c = units[u, j]
-                    if met[c] == met[-1] or work[c] & b == U0:
+                m = layers[digit, u]
+                while m:
+                    low = lowest_bit(m)
+                    m ^= low
+                    c = units[u, bit_index(low)]
+                    if met[c] == met[-1]:
                         continue
                     met[c] = met[-1]
                     off = 2 * (c * n + digit)
@@ -302,24 +333,27 @@ def _chain(ws, source, grid, work, T, dynamic, y_links):
                 if _member(ws, on ^ 1):
                     return _close(ws, i), ws[1][on ^ 1]
                 on_tail = _queue_on(ws, i, on, on_tail)
-            for k in range(T.cell_units.shape[1]):  # the digit's other place in a unit gets on
-                u = units_in_se_order(T, cell, k)
+            for k in range(width):  # the digit's other place in a unit gets on
+                u = order[cell, k]
                 if u < 0:
                     continue
-                other = other_place(units[u], cell, work, b)
-                if other < 0:
-                    continue
-                on = 2 * (other * n + digit) + 1
+                others = layers[digit, u] & ~bit(where[cell, k])
+                if others == U0 or others & (others - U1) != U0:
+                    continue  # SE's strong link: exactly one other place
+                on = 2 * (units[u, bit_index(others)] * n + digit) + 1
                 i = _new_record(ws, on, p)
-                for j in range(n):
-                    c = units[u, j]
-                    if grid[c] & b and work[c] & b == U0:
-                        _add_parent(ws, i, 2 * (c * n + digit))
+                gone = start[digit, u] & ~layers[digit, u]
+                while gone:
+                    low = lowest_bit(gone)
+                    gone ^= low
+                    _add_parent(ws, i, 2 * (units[u, bit_index(low)] * n + digit))
                 if _member(ws, on ^ 1):
                     return _close(ws, i), ws[1][on ^ 1]
                 on_tail = _queue_on(ws, i, on, on_tail)
             if dynamic:
                 work[cell] &= ~b
+                for k in range(width):
+                    layers[digit, T.cell_units[cell, k]] &= ~bit(T.unit_pos[cell, k])
         else:
             return -1, -1
 
@@ -449,12 +483,12 @@ def find_se_chains(cand, placed, T, rec, tech):
     for c in range(ncells):
         if placed[c]:
             grid[c] = U0
-    work = grid.copy()
+    board = _board(grid, T)
     nodes = 2 * ncells * n
     ws = _workspace(ncells, n, 32 * (nodes + 2), max(2 * n, 64) * (nodes + 2))
     best = np.array([NO_HINT, NO_HINT, NO_HINT, -1, -1], dtype=np.int64)
     if dynamic and enough >= base:
-        _quick_contradiction(ws, best, grid, work, T, base, nishio, enough)
+        _quick_contradiction(ws, best, grid, board, T, base, nishio, enough)
         if best[0] > enough:
             best[:] = NO_HINT  # the search below finds SE's easiest hint, in SE's order
             best[3] = best[4] = -1
@@ -469,7 +503,7 @@ def find_se_chains(cand, placed, T, rec, tech):
         before[:] = best
         emptied = False
         while True:
-            _cell_chains(ws, best, grid, work, T, base, cell, dynamic, nishio, enough, slots)
+            _cell_chains(ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots)
             if not ws[5][3]:
                 break
             # a run found no room: make room (grow an arena that this cell alone filled) and
@@ -495,7 +529,7 @@ def find_se_chains(cand, placed, T, rec, tech):
 
 
 @kernel
-def _quick_contradiction(ws, best, grid, work, T, base, nishio, enough):
+def _quick_contradiction(ws, best, grid, board, T, base, nishio, enough):
     """Offer the contradictions of every candidate assumed on until one is rated no higher
     than ``enough``. Where any such hint will do (the grade is settled), these are found
     first: they need one run each (kept for the full search), where a cell's or a unit's
@@ -509,10 +543,10 @@ def _quick_contradiction(ws, best, grid, work, T, base, nishio, enough):
             low = lowest_bit(m)
             m ^= low
             r = cell * n + bit_index(low)
-            _run(ws, r, 2 * r + 1, grid, work, T, True, not nishio)
+            _run(ws, r, 2 * r + 1, grid, board, T, True, not nishio)
             if ws[5][3]:  # no room: the runs kept so far make way
                 _empty(ws)
-                _run(ws, r, 2 * r + 1, grid, work, T, True, not nishio)
+                _run(ws, r, 2 * r + 1, grid, board, T, True, not nishio)
             a, b = ws[11][r, 2], ws[11][r, 3]
             if a >= 0:
                 complexity = _ancestors(ws, a) + _ancestors(ws, b)
@@ -522,7 +556,7 @@ def _quick_contradiction(ws, best, grid, work, T, base, nishio, enough):
 
 
 @kernel
-def _cell_chains(ws, best, grid, work, T, base, cell, dynamic, nishio, enough, slots):
+def _cell_chains(ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots):
     """The hints of one cell: a contradiction from a value on or off, a double implication,
     the region chains from each value, then what every value of the cell implies."""
     n = T.units.shape[1]
@@ -537,13 +571,13 @@ def _cell_chains(ws, best, grid, work, T, base, cell, dynamic, nishio, enough, s
         on = 2 * (cell * n + digit) + 1
         r = cell * n + digit
         slots[value] = r
-        _run(ws, r, on, grid, work, T, dynamic, not nishio)
+        _run(ws, r, on, grid, board, T, dynamic, not nishio)
         a, b = ws[11][r, 2], ws[11][r, 3]
         if a >= 0 and dynamic:  # SE: contradictions count in Nishio and dynamic chains
             _offer(best, grid, base, _ancestors(ws, a) + _ancestors(ws, b), ABSURD, on ^ 1, n, cell)
         if dynamic and best[0] > enough:
             records, parents = ws[5][0], ws[5][1]
-            _run(ws, off_slot, on ^ 1, grid, work, T, dynamic, not nishio)
+            _run(ws, off_slot, on ^ 1, grid, board, T, dynamic, not nishio)
             a, b = ws[11][off_slot, 2], ws[11][off_slot, 3]
             if a >= 0:
                 _offer(best, grid, base, _ancestors(ws, a) + _ancestors(ws, b), ABSURD, on, n, cell)
@@ -553,7 +587,7 @@ def _cell_chains(ws, best, grid, work, T, base, cell, dynamic, nishio, enough, s
             ws[5][0], ws[5][1] = records, parents  # no later chain starts "off": room
             ws[11][off_slot, 0] = -1
         if not nishio and best[0] > enough:
-            _region_chains(ws, best, grid, work, T, base, cell, digit, r, dynamic)
+            _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic)
         value += 1
         if best[0] <= enough:
             return
@@ -562,7 +596,7 @@ def _cell_chains(ws, best, grid, work, T, base, cell, dynamic, nishio, enough, s
 
 
 @kernel
-def _region_chains(ws, best, grid, work, T, base, cell, digit, r, dynamic):
+def _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic):
     """SE's region chains from ``cell`` holding ``digit`` (run ``r``): in each unit where the
     cell is the digit's first place, a chain from every other place; the nodes they all
     reach."""
@@ -589,6 +623,6 @@ def _region_chains(ws, best, grid, work, T, base, cell, digit, r, dynamic):
             c = units[u, j]
             if c != cell and grid[c] & b:
                 slots[count] = c * n + digit
-                _run(ws, slots[count], 2 * slots[count] + 1, grid, work, T, dynamic, True)
+                _run(ws, slots[count], 2 * slots[count] + 1, grid, board, T, dynamic, True)
                 count += 1
         _shared(ws, best, grid, base, slots, count, REGION, n, cell)

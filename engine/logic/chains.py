@@ -377,6 +377,7 @@ def _search(cand, placed, pos, T, rec, tech, max_level, pair):
         no_sets,
         lengths,
         0,
+        False,
     )
 
 
@@ -395,12 +396,16 @@ def refute_all(
     owner,
     lengths,
     since,
+    probe,
 ):
     """Refute every candidate node (the first ``starts`` nodes) by the shortest chain over the
     link sets ``weak`` and ``strong`` (the rest: see :class:`ChainGraph`), of at most ``lengths[0]``
     weak-strong pairs, then of at most ``lengths[1]`` ... while no step has been recorded since
     the record held ``since`` steps (0 skips a length): a rung that climbs from short chains to
-    long ones builds the links once."""
+    long ones builds the links once. With ``probe`` (nonzero lengths that grow by one), one
+    sweep finds the length where the climb stops (:func:`_shortest`) and a second records
+    there, where the climb sweeps once per length: worth it where most searches find
+    nothing."""
     count, words = weak.shape
     nodes = np.zeros(words, dtype=np.uint64)  # the candidates: where chains start
     linked = np.zeros(words, dtype=np.uint64)  # the nodes with a strong link
@@ -415,6 +420,12 @@ def refute_all(
     levels = np.zeros((min(lengths.max(), count) + 2, words), dtype=np.uint64)
     reached = np.zeros(words, dtype=np.uint64)
     graph = ChainGraph(weak, strong, linked, step, node_cell, node_digit, group_cells, owner)
+    if probe:
+        shortest = _shortest(nodes, graph, levels, reached, lengths)
+        if shortest:
+            longest = max(lengths[0], shortest)
+            _refute(rec, cand, tech, nodes, graph, levels, reached, longest, T)
+        return
     for i in range(lengths.shape[0]):
         if i > 0 and rec.counts[C_STEPS] > since:
             return
@@ -444,46 +455,75 @@ def _steps(weak, strong, linked, step):
 @kernel
 def _refute(rec, cand, tech, nodes, graph, levels, reached, max_level, T):
     """Record every candidate of the bitset ``nodes`` (in order) that a chain of at most
-    ``max_level`` weak-strong pairs refutes, the shortest one, following only the ``linked``
-    nodes of ``graph``. ``levels`` and ``reached`` are the search's buffers.
-    """
-    weak, strong, linked, step = graph.weak, graph.strong, graph.linked, graph.step
-    words = weak.shape[1]
+    ``max_level`` weak-strong pairs refutes, the shortest one (:func:`_refutation`)."""
+    words = nodes.shape[0]
     for j in range(words):
         m = nodes[j]
         while m:
             low = lowest_bit(m)
             m ^= low
             z = j * 64 + bit_index(low)
-            # level 1: what one weak-strong pair makes true from z
-            for i in range(words):
-                levels[1, i] = U0
-            _or_rows(weak, z, linked, strong, levels, 1)
-            hit = False
-            grew = False
-            for i in range(words):
-                reached[i] = levels[1, i]
-                if levels[1, i]:
-                    grew = True
-                if levels[1, i] & weak[z, i]:
-                    hit = True
-            level = 1
-            while grew and not hit and level < max_level:
-                grew = False
-                for i in range(words):
-                    levels[level + 1, i] = U0
-                _or_rows(levels, level, linked, step, levels, level + 1)
-                level += 1
-                for i in range(words):
-                    fresh = levels[level, i] & ~reached[i]
-                    levels[level, i] = fresh
-                    reached[i] |= fresh
-                    if fresh:
-                        grew = True
-                    if fresh & weak[z, i]:
-                        hit = True
-            if hit:
+            level = _refutation(z, graph, levels, reached, max_level)
+            if level:
                 _record(rec, cand, tech, z, level, levels, graph, T)
+
+
+@kernel
+def _shortest(nodes, graph, levels, reached, lengths):
+    """The weak-strong pairs of the shortest chain that refutes a candidate of ``nodes``, at
+    most ``lengths``' last; 0 for none. Each search goes no deeper than the shortest so far,
+    and the sweep ends once one is no longer than the first length (the climb stops there)."""
+    best = lengths[-1]
+    found = False
+    for j in range(nodes.shape[0]):
+        m = nodes[j]
+        while m:
+            low = lowest_bit(m)
+            m ^= low
+            level = _refutation(j * 64 + bit_index(low), graph, levels, reached, best)
+            if level:
+                best, found = level, True
+                if best <= lengths[0]:
+                    return best
+    return best if found else 0
+
+
+@kernel
+def _refutation(z, graph, levels, reached, max_level):
+    """The weak-strong pairs of the shortest chain of at most ``max_level`` that refutes node
+    z, following only the ``linked`` nodes of ``graph``; 0 for none. ``levels`` and
+    ``reached`` are the search's buffers: ``levels`` holds what each level makes true, for
+    :func:`_record` to trace the chain back."""
+    weak, strong, linked, step = graph.weak, graph.strong, graph.linked, graph.step
+    words = weak.shape[1]
+    # level 1: what one weak-strong pair makes true from z
+    for i in range(words):
+        levels[1, i] = U0
+    _or_rows(weak, z, linked, strong, levels, 1)
+    hit = False
+    grew = False
+    for i in range(words):
+        reached[i] = levels[1, i]
+        if levels[1, i]:
+            grew = True
+        if levels[1, i] & weak[z, i]:
+            hit = True
+    level = 1
+    while grew and not hit and level < max_level:
+        grew = False
+        for i in range(words):
+            levels[level + 1, i] = U0
+        _or_rows(levels, level, linked, step, levels, level + 1)
+        level += 1
+        for i in range(words):
+            fresh = levels[level, i] & ~reached[i]
+            levels[level, i] = fresh
+            reached[i] |= fresh
+            if fresh:
+                grew = True
+            if fresh & weak[z, i]:
+                hit = True
+    return level if hit else 0
 
 
 @kernel

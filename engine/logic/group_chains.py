@@ -75,7 +75,20 @@ def find_als(cand, placed, pos, T, rec, enabled):
         if enabled[ALS_XZ + level]:
             lengths[level] = (XZ_LEVELS, XY_WING_LEVELS, cand.shape[0] * T.units.shape[1])[level]
     refute_all(
-        rec, cand, T, ALS_XZ, count, weak, strong, cells, digits, xcells, sets, lengths, steps
+        rec,
+        cand,
+        T,
+        ALS_XZ,
+        count,
+        weak,
+        strong,
+        cells,
+        digits,
+        xcells,
+        sets,
+        lengths,
+        steps,
+        False,
     )
 
 
@@ -94,8 +107,10 @@ def find_grouped(cand, placed, pos, T, rec, tech, with_als, shortest, longest):
         cand, placed, pos, T, base, xcells, xdigit, owner
     )
     lengths = np.arange(shortest, longest + 1)
-    since = rec.counts[C_STEPS]
-    refute_all(rec, cand, T, tech, count, weak, strong, cells, digits, xcells, sets, lengths, since)
+    since, probe = rec.counts[C_STEPS], shortest < longest
+    refute_all(
+        rec, cand, T, tech, count, weak, strong, cells, digits, xcells, sets, lengths, since, probe
+    )
 
 
 @kernel

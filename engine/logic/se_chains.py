@@ -40,6 +40,7 @@ from engine.logic.state import (
     add_proof,
     bit,
     bit_index,
+    build_layers,
     commit,
     eliminate,
     eliminate_all,
@@ -229,7 +230,7 @@ def _run(ws, slot, source, grid, board, T, dynamic, y_links):
 
 
 @kernel
-def _board(grid, T):
+def _board(grid, placed, T):
     """What a chain run reads: the grid the dynamic rules change (reset from ``grid`` by each
     run), each cell's units in SE's order and its place in each, and the per-digit unit
     layers of that grid and of ``grid`` (a place as a bit), so a unit's cells that hold a digit
@@ -243,14 +244,8 @@ def _board(grid, T):
             for j in range(width):
                 if T.cell_units[cell, j] == order[cell, k]:
                     where[cell, k] = T.unit_pos[cell, j]
-    start = np.zeros((T.units.shape[1], T.units.shape[0]), dtype=np.uint64)
-    for cell in range(ncells):
-        m = grid[cell]
-        while m:
-            low = lowest_bit(m)
-            m ^= low
-            for k in range(width):
-                start[bit_index(low), T.cell_units[cell, k]] |= bit(T.unit_pos[cell, k])
+    start = np.empty((T.units.shape[1], T.units.shape[0]), dtype=np.uint64)
+    build_layers(grid, placed, T, start)
     return grid.copy(), order, where, start.copy(), start
 
 
@@ -483,7 +478,7 @@ def find_se_chains(cand, placed, T, rec, tech):
     for c in range(ncells):
         if placed[c]:
             grid[c] = U0
-    board = _board(grid, T)
+    board = _board(grid, placed, T)
     nodes = 2 * ncells * n
     ws = _workspace(ncells, n, 32 * (nodes + 2), max(2 * n, 64) * (nodes + 2))
     best = np.array([NO_HINT, NO_HINT, NO_HINT, -1, -1], dtype=np.int64)

@@ -7,7 +7,7 @@ the same at start-up: ``dask worker tls://host:8786 --preload pipeline.dask_work
 its ``--tls-ca-file``, ``--tls-cert`` and ``--tls-key``).
 
 Each worker machine keeps its own cache (beside the engine's sources, or under
-``NUMBA_CACHE_DIR``): the first worker on a machine compiles for a minute or two, the others
+``NUMBA_CACHE_DIR``): the first worker on a machine compiles for a few minutes, the others
 load. Machines with the same CPU may share one cache folder (``NUMBA_CACHE_DIR`` on a shared
 disk); numba keys its cached code by CPU, so a different CPU compiles its own beside it.
 """

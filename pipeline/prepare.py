@@ -116,7 +116,7 @@ def prepare_engine(families: Iterable[str], out: TextIO | None = None) -> list[s
     missing = unprepared(families)
     if not missing:
         return []
-    print(f"{NOTICE} ({', '.join(missing)}; a minute or two, never again) ...", file=out)
+    print(f"{NOTICE} ({', '.join(missing)}; a few minutes, never again) ...", file=out)
     start = time.perf_counter()
     order = sorted(missing, key=MAIN_ORDER.index)
     # each family's first part before any family's second: the lanes start on disjoint work

@@ -9,7 +9,7 @@ from pipeline.app import app
 
 @app.command()
 def prepare() -> None:
-    """Compile the engine's kernels for this machine (a minute or two, once).
+    """Compile the engine's kernels for this machine (a few minutes, once).
 
     Every command does this itself when it must, saying so; run it ahead, e.g. after an install
     or on a new Dask worker machine, so that no later command waits. It also says where numba

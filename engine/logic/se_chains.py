@@ -124,10 +124,8 @@ def _workspace(ncells, n, records, parents):
 
 
 @kernel
-def _grown(ws):
+def _grown(ws, ncells, n):
     """The workspace with twice the arena, empty (one cell's chains did not fit)."""
-    ncells = ws[10].shape[0] - 1
-    n = ws[11].shape[0] // ncells
     return _workspace(ncells, n, 2 * ws[2].shape[0], 2 * ws[4].shape[0])
 
 
@@ -480,6 +478,8 @@ def find_se_chains(cand, placed, T, rec, tech):
             grid[c] = U0
     board = _board(grid, placed, T)
     nodes = 2 * ncells * n
+    # room for many runs: ``_run`` wants room for the longest one (a record per node, n
+    # parents each) before it starts, and most runs hold a few dozen records
     ws = _workspace(ncells, n, 32 * (nodes + 2), max(2 * n, 64) * (nodes + 2))
     best = np.array([NO_HINT, NO_HINT, NO_HINT, -1, -1], dtype=np.int64)
     if dynamic and enough >= base:
@@ -488,7 +488,7 @@ def find_se_chains(cand, placed, T, rec, tech):
             best[:] = NO_HINT  # the search below finds SE's easiest hint, in SE's order
             best[3] = best[4] = -1
     before = best.copy()
-    slots = np.empty(n, dtype=np.int64)
+    slots = np.empty((3, n), dtype=np.int64)  # runs of a cell's values, of a unit's places, a pair
     for cell in range(ncells):
         card = popcount(grid[cell])
         if best[0] <= enough:
@@ -505,7 +505,7 @@ def find_se_chains(cand, placed, T, rec, tech):
             # take the cell again, its offers as if first made
             best[:] = before
             if emptied:
-                ws = _grown(ws)
+                ws = _grown(ws, ncells, n)
             else:
                 _empty(ws)
             emptied = True
@@ -565,7 +565,7 @@ def _cell_chains(ws, best, grid, board, T, base, cell, dynamic, nishio, enough, 
         digit = bit_index(low)
         on = 2 * (cell * n + digit) + 1
         r = cell * n + digit
-        slots[value] = r
+        slots[0, value] = r
         _run(ws, r, on, grid, board, T, dynamic, not nishio)
         a, b = ws[11][r, 2], ws[11][r, 3]
         if a >= 0 and dynamic:  # SE: contradictions count in Nishio and dynamic chains
@@ -577,47 +577,41 @@ def _cell_chains(ws, best, grid, board, T, base, cell, dynamic, nishio, enough, 
             if a >= 0:
                 _offer(best, grid, base, _ancestors(ws, a) + _ancestors(ws, b), ABSURD, on, n, cell)
             if card >= 3 and not nishio:
-                pair = np.array([r, off_slot], dtype=np.int64)
-                _shared(ws, best, grid, base, pair, 2, DOUBLE, n, cell)
+                slots[2, 0], slots[2, 1] = r, off_slot
+                _shared(ws, best, grid, base, slots[2], 2, DOUBLE, n, cell)
             ws[5][0], ws[5][1] = records, parents  # no later chain starts "off": room
             ws[11][off_slot, 0] = -1
         if not nishio and best[0] > enough:
-            _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic)
+            _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic, slots[1])
         value += 1
         if best[0] <= enough:
             return
     if not nishio:
-        _shared(ws, best, grid, base, slots, card, CELL, n, cell)
+        _shared(ws, best, grid, base, slots[0], card, CELL, n, cell)
 
 
 @kernel
-def _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic):
+def _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic, slots):
     """SE's region chains from ``cell`` holding ``digit`` (run ``r``): in each unit where the
     cell is the digit's first place, a chain from every other place; the nodes they all
-    reach."""
+    reach. ``slots``: room for a unit's runs."""
     units = T.units
     n = units.shape[1]
-    b = bit(digit)
-    slots = np.empty(n, dtype=np.int64)
-    for k in range(T.cell_units.shape[1]):
-        u = units_in_se_order(T, cell, k)
+    order, start = board[1], board[4]
+    for k in range(order.shape[1]):
+        u = order[cell, k]
         if u < 0:
             continue
-        first = -1
-        places = 0
-        for j in range(n):
-            if grid[units[u, j]] & b:
-                places += 1
-                if first < 0:
-                    first = units[u, j]
-        if places < 2 or first != cell:
+        places = start[digit, u]
+        if popcount(places) < 2 or units[u, bit_index(lowest_bit(places))] != cell:
             continue
         slots[0] = r
         count = 1
-        for j in range(n):
-            c = units[u, j]
-            if c != cell and grid[c] & b:
-                slots[count] = c * n + digit
-                _run(ws, slots[count], 2 * slots[count] + 1, grid, board, T, dynamic, True)
-                count += 1
+        places &= places - U1  # the other places, in the unit's order
+        while places:
+            low = lowest_bit(places)
+            places ^= low
+            slots[count] = units[u, bit_index(low)] * n + digit
+            _run(ws, slots[count], 2 * slots[count] + 1, grid, board, T, dynamic, True)
+            count += 1
         _shared(ws, best, grid, base, slots, count, REGION, n, cell)

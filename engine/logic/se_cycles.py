@@ -310,8 +310,9 @@ def find_se_cycles(cand, placed, T, rec):
     # rating in tenths, complexity, tie-break, scan order, cell, base; a rating that is enough
     best = np.array([NO_HINT, NO_HINT, NO_HINT, NO_HINT, -1, 0, 0], dtype=np.int64)
     best[6] = settled_tenths(rec)
-    index = comp = size = np.empty(0, dtype=np.int64)
+    index = comp = np.empty(0, dtype=np.int64)
     reach = np.empty((0, 0), dtype=np.uint64)
+    goes = np.empty(0, dtype=np.uint64)
     graph = (np.empty((0, 0), dtype=np.int64), index)
     links = -1
     for y_links, x_links, cycles, forcing, base, sort_key, cap in SEARCHES:
@@ -320,9 +321,7 @@ def find_se_cycles(cand, placed, T, rec):
         if links != 2 * y_links + x_links:  # the searches ``reach`` spares: most of them
             links = 2 * y_links + x_links
             index, comp, reach, graph = static_reach(grid, T, y_links, x_links)
-            size = np.zeros(comp.shape[0] + 1, dtype=np.int64)
-            for v in range(comp.shape[0]):
-                size[comp[v]] += 1
+            goes = _refutable(reach, comp)
         for cell in range(ncells):
             if best[0] <= best[6]:
                 break
@@ -337,7 +336,7 @@ def find_se_cycles(cand, placed, T, rec):
                 order = 4 * (on >> 1)
                 v = 2 * index[on >> 1] + 1  # the source's node in ``reach``
                 mode = (y_links, x_links, base, sort_key, order, cap)
-                if cycles and size[comp[v]] > 1:  # a cycle's nodes lie on a loop of the graph
+                if cycles and _meets(reach[comp[v]], goes):
                     _search(ws, on, grid, T, mode, best)
                 if not forcing:
                     continue
@@ -519,6 +518,31 @@ def _forcing_chain(ws, graph, v, how, cap, best, grid, n):
                 count += 1
         layer, following = following, layer
         size = count
+
+
+@kernel
+def _refutable(reach, comp):
+    """The "off" nodes of the candidates whose "on" reaches their "off" (a forcing chain says
+    they go), as a bitset over the nodes. A cycle's candidate q goes because it sees an "on"
+    node A and an "off" node B of the cycle: q on puts A off, which, the cycle's links read
+    backwards (each of SE's links holds reversed with the opposite signs), turns B on and so q
+    off. So only these candidates can go, and only a source whose "on" reaches one of their
+    "off" nodes (going round the cycle to A, on, then to q) can close a cycle that removes
+    anything: the cycle searches skip every other source, and find the same hints."""
+    goes = np.zeros(reach.shape[1], dtype=np.uint64)
+    for off in range(0, comp.shape[0], 2):
+        if reach[comp[off + 1], off >> 6] & (np.uint64(1) << np.uint64(off & 63)) != U0:
+            goes[off >> 6] |= np.uint64(1) << np.uint64(off & 63)
+    return goes
+
+
+@kernel(inline="always")
+def _meets(row, goes):
+    """Whether the reach ``row`` holds a node of ``goes`` (see :func:`_refutable`)."""
+    for w in range(goes.shape[0]):  # noqa: SIM110 (a plain loop for numba)
+        if row[w] & goes[w] != U0:
+            return True
+    return False
 
 
 @kernel(inline="always")

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.jit import kernel
-from engine.logic.se_chains import length_steps, other_place, settled_tenths, units_in_se_order
+from engine.logic.se_chains import length_steps, settled_tenths, units_in_se_order
 from engine.logic.state import (
     CYCLE,
     FORCING_CHAIN,
@@ -58,7 +58,7 @@ def _workspace(ncells, n):
         np.empty(records, dtype=np.int32),  # 5 the next layer
         np.zeros(ncells * n + 1, dtype=np.int64),  # 6 candidates cancelled forward
         np.zeros(ncells * n + 1, dtype=np.int64),  # 7 ... and backward, last: the stamp
-        np.zeros(ncells + 1, dtype=np.int64),  # 8 the cycle's cells / the cells one "on" met
+        np.zeros(ncells + 1, dtype=np.int64),  # 8 the cycle's cells
         np.empty(ncells * n, dtype=np.int32),  # 9 the best hint's eliminations
         np.zeros(1, dtype=np.int64),  # 10 their count
     )
@@ -76,16 +76,15 @@ def _is_ancestor(ws, rec, node):
 
 
 @kernel
-def _search(ws, source, grid, T, mode, best):
-    """SE's doCycles from ``source``, layer by layer, its ``mode`` (Y-links, X-links, base,
-    tie-break, scan order, cap): an "off" node is kept once per chain that reaches it, unless
-    it is on that chain, and a cycle closes where the source comes back after four nodes or
-    more. Offers each cycle to ``best``; stops after ``cap`` layers."""
+def _search(ws, source, graph, grid, T, mode, best):
+    """SE's doCycles from ``source``, a node of the static graph (``static_reach``, whose
+    links are the search's, in SE's order), layer by layer; ``mode`` is (base, tie-break, scan
+    order, cap): an "off" node is kept once per chain that reaches it, unless it is on that
+    chain, and a cycle closes where the source comes back after four nodes or more. Offers
+    each cycle to ``best``; stops after ``cap`` layers."""
     nodes, parent, depth, met, layer, following = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5]
-    near = ws[8]
-    y_links, x_links, base, sort_key, order, cap = mode
-    units = T.units
-    n = units.shape[1]
+    adj, degree = graph[0], graph[1]
+    base, sort_key, order, cap = mode
     met[-1] += 1
     seen = met[-1]
     how = (source, seen, base, sort_key, order)
@@ -93,7 +92,6 @@ def _search(ws, source, grid, T, mode, best):
     met[source] = seen
     layer[0] = 0
     size, count = 1, 1
-    on_phase = source & 1 == 1
     length = 0
     while size:
         length += 1
@@ -102,50 +100,15 @@ def _search(ws, source, grid, T, mode, best):
         nxt = 0
         for li in range(size):
             p = layer[li]
-            pid = nodes[p] >> 1
-            cell, digit = pid // n, pid % n
-            b = bit(digit)
-            if on_phase:
-                m = grid[cell] & ~b if y_links else U0  # the cell's other digits
-                while m:
-                    low = lowest_bit(m)
-                    m ^= low
-                    off = 2 * (cell * n + bit_index(low))
-                    count, nxt = _step(ws, p, off, how, count, nxt)
-                near[-1] += 1  # the digit in the cell's units, each cell once
-                near[cell] = near[-1]
-                for k in range(T.cell_units.shape[1]):
-                    u = units_in_se_order(T, cell, k)
-                    if u < 0:
-                        continue
-                    for j in range(n):
-                        c = units[u, j]
-                        if near[c] != near[-1] and grid[c] & b:
-                            near[c] = near[-1]
-                            off = 2 * (c * n + digit)
-                            count, nxt = _step(ws, p, off, how, count, nxt)
-            else:
-                if y_links and popcount(grid[cell]) == 2:  # the bivalue cell's other digit
-                    on = 2 * (cell * n + bit_index(grid[cell] & ~b)) + 1
-                    if length >= 4 and on == source:
-                        _close_cycle(ws, p, count, best, grid, T, how)
-                    count, nxt = _step(ws, p, on, how, count, nxt)
-                if not x_links:
-                    continue
-                for k in range(T.cell_units.shape[1]):  # the digit's other place in a unit
-                    u = units_in_se_order(T, cell, k)
-                    if u < 0:
-                        continue
-                    other = other_place(units[u], cell, grid, b)
-                    if other >= 0:
-                        on = 2 * (other * n + digit) + 1
-                        if length >= 4 and on == source:
-                            _close_cycle(ws, p, count, best, grid, T, how)
-                        count, nxt = _step(ws, p, on, how, count, nxt)
+            v = nodes[p]
+            for e in range(degree[v]):
+                w = adj[v, e]
+                if length >= 4 and w == source:
+                    _close_cycle(ws, p, count, best, grid, T, how, graph[2])
+                count, nxt = _step(ws, p, w, how, count, nxt)
         for li in range(nxt):
             layer[li] = following[li]
         size = nxt
-        on_phase = not on_phase
 
 
 @kernel(inline="always")
@@ -179,12 +142,12 @@ def _step(ws, p, node, how, count, nxt):
 
 
 @kernel
-def _close_cycle(ws, p, count, best, grid, T, how):
+def _close_cycle(ws, p, count, best, grid, T, how, candidates):
     """The "off" record ``p`` brings the source back on: a cycle, held in the free record
     ``count`` (overwritten by the next record)."""
     nodes, parent, depth = ws[0], ws[1], ws[2]
     nodes[count], parent[count], depth[count] = nodes[0], p, depth[p] + 1
-    _offer_cycle(ws, best, grid, T, how, count)
+    _offer_cycle(ws, best, grid, T, how, count, candidates)
 
 
 @kernel(inline="always")
@@ -229,9 +192,10 @@ def _offer_forcing(ws, best, grid, how, complexity, target, n):
 
 
 @kernel
-def _offer_cycle(ws, best, grid, T, how, closing):
+def _offer_cycle(ws, best, grid, T, how, closing, candidates):
     """A cycle from the source back to itself (record ``closing``): the candidates off the
-    cycle that see one of its "on" nodes and one of its "off" nodes of their digit go."""
+    cycle that see one of its "on" nodes and one of its "off" nodes of their digit go
+    (``candidates``: each static node's candidate, ``cell * n + digit``)."""
     nodes, parent, depth, cells = ws[0], ws[1], ws[2], ws[8]
     forward, backward = ws[6], ws[7]
     n = T.units.shape[1]
@@ -242,13 +206,13 @@ def _offer_cycle(ws, best, grid, T, how, closing):
     cells[-1] += 1
     x = closing
     while parent[x] >= 0:
-        cells[(nodes[x] >> 1) // n] = cells[-1]
+        cells[candidates[nodes[x] >> 1] // n] = cells[-1]
         x = parent[x]
     forward[-1] += 1
     stamp = forward[-1]
     x = closing
     while parent[x] >= 0:
-        pid = nodes[x] >> 1
+        pid = candidates[nodes[x] >> 1]
         cell, digit = pid // n, pid % n
         for q in T.peers[cell]:
             if q == cell or cells[q] == cells[-1] or grid[q] & bit(digit) == U0:
@@ -262,7 +226,7 @@ def _offer_cycle(ws, best, grid, T, how, closing):
     count = 0
     x = closing
     while parent[x] >= 0:
-        pid = nodes[x] >> 1
+        pid = candidates[nodes[x] >> 1]
         cell, digit = pid // n, pid % n
         for q in T.peers[cell]:
             i = q * n + digit
@@ -273,7 +237,7 @@ def _offer_cycle(ws, best, grid, T, how, closing):
         x = parent[x]
     if count:
         ws[10][0] = count
-        _keep(best, tenths, complexity, how, (nodes[closing] >> 1) // n)
+        _keep(best, tenths, complexity, how, candidates[nodes[closing] >> 1] // n)
 
 
 #: SE's unary searches (X-links alone, Y-links alone, both) as (Y-links, X-links, cycles,
@@ -313,7 +277,7 @@ def find_se_cycles(cand, placed, T, rec):
     index = comp = np.empty(0, dtype=np.int64)
     reach = np.empty((0, 0), dtype=np.uint64)
     goes = np.empty(0, dtype=np.uint64)
-    graph = (np.empty((0, 0), dtype=np.int64), index)
+    graph = (np.empty((0, 0), dtype=np.int64), index, index)
     links = -1
     for y_links, x_links, cycles, forcing, base, sort_key, cap in SEARCHES:
         if y_links and x_links and cycles and best[4] < 0:
@@ -335,9 +299,8 @@ def find_se_cycles(cand, placed, T, rec):
                 on = 2 * (cell * n + bit_index(low)) + 1
                 order = 4 * (on >> 1)
                 v = 2 * index[on >> 1] + 1  # the source's node in ``reach``
-                mode = (y_links, x_links, base, sort_key, order, cap)
                 if cycles and _meets(reach[comp[v]], goes):
-                    _search(ws, on, grid, T, mode, best)
+                    _search(ws, v, graph, grid, T, (base, sort_key, order, cap), best)
                 if not forcing:
                     continue
                 for opposite in range(2):  # from "on", then from "off"
@@ -364,14 +327,16 @@ def static_reach(grid, T, y_links, x_links):
     puts on a bivalue cell's other digit with ``y_links``, the digit's other place in a unit
     with ``x_links``): the nodes of the candidates (``index[cell * n + digit]``, -1 for none;
     node ``2 * k + on`` of candidate ``k``), each node's strongly connected component, each
-    component's reach as a bitset over the nodes, and the graph (each node's links and their
-    count). SE's searches on this graph (forcing chains, cycles) find something only where
-    reach says so: most sources need no search (Tarjan's components, then their reach in the
-    order Tarjan closes them)."""
+    component's reach as a bitset over the nodes, and the graph (each node's links, in the
+    order SE follows them, their count, and each candidate ``k``'s ``cell * n + digit``). SE's
+    searches run on this graph (forcing chains, cycles) and find something only where reach
+    says so: most sources need no search (Tarjan's components, then their reach in the order
+    Tarjan closes them)."""
     units = T.units
     n = units.shape[1]
     ncells = grid.shape[0]
     index = np.full(ncells * n, -1, dtype=np.int64)
+    candidates = np.empty(ncells * n, dtype=np.int64)
     k = 0
     for c in range(ncells):
         m = grid[c]
@@ -379,6 +344,7 @@ def static_reach(grid, T, y_links, x_links):
             low = lowest_bit(m)
             m ^= low
             index[c * n + bit_index(low)] = k
+            candidates[k] = c * n + bit_index(low)
             k += 1
     nodes = 2 * k
     width = 4 * n
@@ -481,7 +447,7 @@ def static_reach(grid, T, y_links, x_links):
             if depth >= 0:
                 parent = calls[depth]
                 low_link[parent] = min(low_link[parent], low_link[v])
-    return index, comp, reach, (adj, degree)
+    return index, comp, reach, (adj, degree, candidates)
 
 
 @kernel
@@ -489,7 +455,7 @@ def _forcing_chain(ws, graph, v, how, cap, best, grid, n):
     """SE's doForcingChains from node ``v`` of the static graph (``static_reach``): the chain
     to its opposite is the shortest path, found breadth first layer by layer (each node once),
     with the bounds of ``_search``; ``how`` as there, for the source's own node."""
-    adj, degree = graph
+    adj, degree = graph[0], graph[1]
     met, layer, following = ws[3], ws[4], ws[5]  # stamps by node: static nodes are fewer
     met[-1] += 1
     seen = met[-1]

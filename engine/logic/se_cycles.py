@@ -350,6 +350,7 @@ def static_reach(grid, T, y_links, x_links):
     width = 4 * n
     adj = np.empty((nodes, width), dtype=np.int64)
     degree = np.zeros(nodes, dtype=np.int64)
+    linked = np.full(ncells, -1, dtype=np.int64)  # the "on" node a cell's "off" last joined
     for c in range(ncells):
         m = grid[c]
         while m:
@@ -377,12 +378,9 @@ def static_reach(grid, T, y_links, x_links):
                     if q != c and grid[q] & low:
                         places += 1
                         other_cell = q
-                        off = 2 * index[q * n + d]
-                        seen = False  # on: the digit off in the cell's units (each cell once)
-                        for e in range(degree[on]):
-                            seen |= adj[on, e] == off
-                        if not seen:
-                            adj[on, degree[on]] = off
+                        if linked[q] != on:  # on: the digit off in the cell's units, once
+                            linked[q] = on
+                            adj[on, degree[on]] = 2 * index[q * n + d]
                             degree[on] += 1
                 if x_links and places == 1:  # off: the digit's other place in a unit on
                     adj[on - 1, degree[on - 1]] = 2 * index[other_cell * n + d] + 1
@@ -435,12 +433,15 @@ def static_reach(grid, T, y_links, x_links):
                     reach[comps, w >> 6] |= np.uint64(1) << np.uint64(w & 63)
                     if w == v:
                         break
+                joined = comps  # the last component joined (links run in runs to one)
                 for i in range(start, top):
                     w = stack[i]
                     for e in range(degree[w]):
                         x = comp[adj[w, e]]
-                        if x != comps:
-                            reach[comps] |= reach[x]
+                        if x != joined:
+                            joined = x
+                            for word in range(words):
+                                reach[comps, word] |= reach[x, word]
                 top = start
                 comps += 1
             depth -= 1

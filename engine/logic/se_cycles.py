@@ -498,8 +498,8 @@ def _refutable(reach, comp):
     anything: the cycle searches skip every other source, and find the same hints."""
     goes = np.zeros(reach.shape[1], dtype=np.uint64)
     for off in range(0, comp.shape[0], 2):
-        if reach[comp[off + 1], off >> 6] & (np.uint64(1) << np.uint64(off & 63)) != U0:
-            goes[off >> 6] |= np.uint64(1) << np.uint64(off & 63)
+        if _reaches(reach, comp, off + 1):
+            goes[off >> 6] |= bit(off & 63)
     return goes
 
 

@@ -8,7 +8,7 @@ singles. Its cells are peers (no digit twice), and its total limits which digit 
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations as choose
 from typing import NamedTuple
 
@@ -56,11 +56,16 @@ def checked_cages(cages, n: int) -> tuple[Cage, ...]:
     """Cages as a sorted tuple of :class:`Cage` (each with sorted cells), after checking they
     make a Killer on an n x n grid: cells in range, each cage connected with a total its size
     allows, every cell in exactly one cage. :class:`InvalidCages` names what is wrong."""
-    made = []
-    for index, raw in enumerate(cages):
-        total, cells = raw
-        cells = tuple(sorted(int(c) for c in cells))
-        cage = Cage(int(total), cells)
+    made = (Cage(int(total), tuple(sorted(int(c) for c in cells))) for total, cells in cages)
+    return _checked(tuple(made), n)
+
+
+@lru_cache(maxsize=64)
+def _checked(cages: tuple[Cage, ...], n: int) -> tuple[Cage, ...]:
+    """:func:`checked_cages` of cages spelled as :class:`Cage`, in the order given. Cached: each
+    layout a Killer dig grades is checked twice (by the dig, then by its geometry)."""
+    for index, cage in enumerate(cages):
+        cells = cage.cells
         label = f"cage {index + 1} ({cage.total})"
         if not cells:
             raise InvalidCages(f"{label} has no cells")
@@ -85,9 +90,8 @@ def checked_cages(cages, n: int) -> tuple[Cage, ...]:
                 f"{cage_name(cage, n)} is not connected: {_cell(apart[0], n)} cannot be "
                 f"reached from {_cell(cells[0], n)}"
             )
-        made.append(cage)
     owner: dict[int, Cage] = {}
-    for cage in made:
+    for cage in cages:
         for cell in cage.cells:
             if cell in owner:
                 raise InvalidCages(
@@ -100,7 +104,7 @@ def checked_cages(cages, n: int) -> tuple[Cage, ...]:
             f"{_cell(missing[0], n)} is in no cage"
             + (f" ({len(missing)} cells are not covered)" if len(missing) > 1 else "")
         )
-    return tuple(sorted(made, key=lambda cage: cage.cells[0]))
+    return tuple(sorted(cages, key=lambda cage: cage.cells[0]))
 
 
 def _cell(cell: int, n: int) -> str:

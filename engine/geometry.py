@@ -168,25 +168,26 @@ class Geometry:
             [
                 cells.reshape(n, n),
                 cells.reshape(n, n).T,
-                np.stack([cells[box == b] for b in range(n)]),
+                np.argsort(box, kind="stable").reshape(n, n),  # each box's cells in order
                 *([np.stack(extra)] if extra else []),
             ]
         ).astype(np.int32)
         member = np.zeros((len(units), n * n), dtype=bool)
         member[np.arange(len(units))[:, None], units] = True
         cell_units = _padded(member.T)
-        same = np.zeros((n * n, n * n), dtype=bool)
-        for unit in units:
-            same[np.ix_(unit, unit)] = True
-        for cage in cages:
-            same[np.ix_(cage.cells, cage.cells)] = True
-        np.fill_diagonal(same, False)
-        peers = _padded(same)
         cage_of = np.full(n * n, -1, dtype=np.int32)
         cage_cells = np.full((len(cages), max((len(c.cells) for c in cages), default=0)), -1)
         for index, cage in enumerate(cages):
             cage_of[list(cage.cells)] = index
             cage_cells[index, : len(cage.cells)] = cage.cells
+        same = np.zeros((n * n, n * n), dtype=bool)
+        for group in (units, cage_cells):  # every pair of cells of a unit or a cage (-1: none)
+            width = group.shape[1]
+            first, second = np.repeat(group, width, axis=1), np.tile(group, (1, width))
+            both = (first >= 0) & (second >= 0)
+            same[first[both], second[both]] = True
+        np.fill_diagonal(same, False)
+        peers = _padded(same)
         values = {
             "n": n,
             "ncells": n * n,

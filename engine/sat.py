@@ -200,10 +200,9 @@ def digit_set_clauses(
     take none. Returns the clauses and the selectors (one of which must hold)."""
     clauses: list[list[int]] = []
     selectors = list(range(first, first + len(masks)))
+    columns = [column[column > 0].tolist() for column in places.T]  # each digit's places
     for selector, mask in zip(selectors, masks, strict=True):
-        for digit in range(places.shape[1]):
-            column = places[:, digit]
-            column = column[column > 0].tolist()
+        for digit, column in enumerate(columns):
             if mask >> digit & 1 and not given >> digit & 1:
                 clauses.append([-selector, *column])
             elif not mask >> digit & 1:
@@ -271,13 +270,11 @@ class OtherSolution:
         clauses, selectors = digit_set_clauses(places, masks, 0, self.next_var)
         self.next_var += len(selectors)
         clauses.append([-active, *selectors])
+        rows = places.tolist()
         for i, a in enumerate(cells):
             for j in range(i + 1, len(cells)):
                 if (a, cells[j]) not in self.peers:
-                    clauses += [
-                        [-active, -int(p), -int(q)]
-                        for p, q in zip(places[i], places[j], strict=True)
-                    ]
+                    clauses += [[-active, -p, -q] for p, q in zip(rows[i], rows[j], strict=True)]
         return clauses
 
     def _new_var(self) -> int:

@@ -79,12 +79,9 @@ def sum_groups(geo: Geometry) -> dict[str, np.ndarray]:
     pair of one cell each. A group met twice keeps its first, easiest, technique."""
     found: dict[tuple, tuple[int, int, int]] = {}
     if geo.cages:
-        for units in _regions(geo):
-            for cells, signs, total, tech in _groups_of(geo, units):
-                key = (cells, signs)
-                found.setdefault(
-                    key, (total, tech, units[0] + UNIT_FACTOR * (units[-1] - units[0]))
-                )
+        for units, cells, signs, total, tech in _groups(geo):
+            key = (cells, signs)
+            found.setdefault(key, (total, tech, units[0] + UNIT_FACTOR * (units[-1] - units[0])))
     width = max((len(cells) for cells, _ in found), default=1)
     table = {
         "grp_cells": np.full((len(found), width), -1, dtype=np.int32),
@@ -120,53 +117,79 @@ def _regions(geo: Geometry) -> list[tuple[int, ...]]:
     return regions
 
 
-def _groups_of(geo: Geometry, units: tuple[int, ...]):
-    """(cells, signs, total, technique) of each sum group a region gives (see sum_groups)."""
-    n = geo.n
-    inside = {int(c) for u in units for c in geo.units[u]}
-    if len(inside) != n * len(units):
-        return  # units that overlap (a row and a diagonal ...): their sums do not add up
-    known = len(units) * n * (n + 1) // 2
-    crossing = []
-    for cage in geo.cages or ():
-        cells = set(cage.cells)
-        if cells <= inside:
-            known -= cage.total
-        elif cells & inside:
-            crossing.append(cage)
-    if not crossing:
-        return
-    most = MOST_IN_ONE_UNIT if len(units) == 1 else MOST_IN_SEVERAL
+def _groups(geo: Geometry):
+    """(units, cells, signs, total, technique) of each sum group of each region, in order.
 
-    def tech(cells: set[int]) -> int:
-        if len(units) > 1:
-            return RULE_OF_45
-        one_cage = any(cells <= set(cage.cells) for cage in crossing)
-        return CAGE_SPLIT if one_cage and len(cells) > 1 else INNIES_OUTIES
-
-    innies = {c for cage in crossing for c in cage.cells if c in inside}
-    outies = {c for cage in crossing for c in cage.cells if c not in inside}
-    if len(innies) <= most:
-        yield tuple(sorted(innies)), (1,) * len(innies), known, tech(innies)
-    if len(outies) <= most:
-        total = sum(cage.total for cage in crossing) - known
-        yield tuple(sorted(outies)), (1,) * len(outies), total, tech(outies)
-    if len(crossing) > MOST_UNITS:
-        return
-    for counted in range(1, len(crossing)):
-        for chosen in choose(crossing, counted):
-            ins = [c for cage in crossing if cage not in chosen for c in cage.cells if c in inside]
-            outs = [c for cage in chosen for c in cage.cells if c not in inside]
-            if len(ins) == 1 and len(outs) == 1:
-                cells = (ins[0], outs[0])
-                total = known - sum(cage.total for cage in chosen)
-                order = sorted(range(2), key=lambda i: cells[i])
+    A cage crosses a region's edge when some but not all of its cells lie inside; its cells
+    inside are innies, the others outies. All regions at once in numpy: per region and cage
+    the cells inside (``held``), so only the groups themselves are built in Python."""
+    n, cages, ncells = geo.n, geo.cages, geo.ncells
+    regions = _regions(geo)
+    picked = np.full((len(regions), MOST_UNITS), len(geo.units))  # past the end: no unit
+    for r, units in enumerate(regions):
+        picked[r, : len(units)] = units
+    unit_cells = np.zeros((len(geo.units) + 1, ncells), dtype=np.int64)
+    unit_cells[np.arange(len(geo.units))[:, None], geo.units] = 1
+    member = unit_cells[picked].sum(axis=1)  # times each region holds each cell
+    inside = member > 0
+    fits = (
+        member.max(axis=1) == 1
+    ).tolist()  # overlapping units (a row, a diagonal) add up to less
+    sizes = np.array([len(cage.cells) for cage in cages])
+    totals = np.array([cage.total for cage in cages])
+    # float matmul (BLAS) of 0/1 matrices: exact counts
+    held = (inside.astype(np.float64) @ (geo.cage_of[:, None] == np.arange(len(cages)))).astype(
+        np.int64
+    )
+    whole = held == sizes
+    crossing = (held > 0) & ~whole
+    counts = (picked < len(geo.units)).sum(axis=1)
+    known = (counts * (n * (n + 1) // 2) - whole @ totals).tolist()
+    outie_total = (crossing @ totals).tolist()
+    crossing_cell = crossing[:, geo.cage_of]
+    innies, outies = _cells_by_row(crossing_cell & inside), _cells_by_row(crossing_cell & ~inside)
+    crossing_cages = _cells_by_row(crossing)
+    held_rows, inside_rows = held.tolist(), inside.tolist()
+    for r, units in enumerate(regions):
+        ks = crossing_cages[r]
+        if not fits[r] or not ks:
+            continue
+        most = MOST_IN_ONE_UNIT if len(units) == 1 else MOST_IN_SEVERAL
+        several = RULE_OF_45 if len(units) > 1 else None
+        for cells, total in ((innies[r], known[r]), (outies[r], outie_total[r] - known[r])):
+            if len(cells) <= most:
+                # a group inside one cage (one cage crosses the edge) is a split cage
+                tech = several or (CAGE_SPLIT if len(ks) == 1 and len(cells) > 1 else INNIES_OUTIES)
+                yield units, tuple(cells), (1,) * len(cells), total, tech
+        if len(ks) > MOST_UNITS:
+            continue
+        held_here = held_rows[r]
+        for counted in range(1, len(ks)):
+            for chosen in choose(ks, counted):
+                ins = sum(held_here[k] for k in ks if k not in chosen)
+                outs = sum(sizes[k] - held_here[k] for k in chosen)
+                if ins != 1 or outs != 1:
+                    continue
+                inner = [
+                    c for k in ks if k not in chosen for c in cages[k].cells if inside_rows[r][c]
+                ]
+                outer = [c for k in chosen for c in cages[k].cells if not inside_rows[r][c]]
+                pair = (inner[0], outer[0])
+                order = sorted(range(2), key=lambda i: pair[i])
                 yield (
-                    tuple(cells[i] for i in order),
+                    units,
+                    tuple(pair[i] for i in order),
                     tuple((1, -1)[i] for i in order),
-                    total,
-                    INNIES_OUTIES if len(units) == 1 else RULE_OF_45,
+                    known[r] - sum(cages[k].total for k in chosen),
+                    several or INNIES_OUTIES,
                 )
+
+
+def _cells_by_row(matrix: np.ndarray) -> list[list[int]]:
+    """The True columns of each row of a boolean matrix, in order."""
+    columns = np.nonzero(matrix)[1].tolist()  # row by row
+    ends = np.cumsum(np.count_nonzero(matrix, axis=1)).tolist()
+    return [columns[start:end] for start, end in zip([0, *ends], ends)]
 
 
 # ---- kernels ----------------------------------------------------------------------------------

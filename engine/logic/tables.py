@@ -5,6 +5,8 @@ geometry in plain numpy (a Jigsaw book builds them once per puzzle); the kernels
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from engine.cages import combinations
@@ -53,14 +55,7 @@ def _cage_fields(geo: Geometry) -> dict[str, np.ndarray]:
     killer = len(geo.cages or ()) > 0
     if killer and n > 9:
         raise ValueError(f"the logic solver handles Killers up to 9x9, not {n}x{n}")
-    top = n * (n + 1) // 2 if killer else 0
-    combos = np.zeros((n + 1 if killer else 1, top + 1, 12 if killer else 1), dtype=np.uint64)
-    counts = np.zeros(combos.shape[:2], dtype=np.int32)
-    for size in range(1, combos.shape[0]):
-        for total in range(top + 1):
-            sets = combinations(size, total, n)
-            combos[size, total, : len(sets)] = sets
-            counts[size, total] = len(sets)
+    combos, counts = _combination_tables(n if killer else 0)
     groups = sum_groups(geo)
     return {
         "cage_of": np.ascontiguousarray(geo.cage_of),
@@ -70,6 +65,22 @@ def _cage_fields(geo: Geometry) -> dict[str, np.ndarray]:
         "combo_count": counts,
         **groups,
     }
+
+
+@cache
+def _combination_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``combos[size, total]``, the digit sets of ``size`` digits 1..n adding up to ``total``
+    (padded with 0), and ``counts[size, total]`` how many (1x1 tables of nothing for n = 0).
+    One pair per grid size, shared by every Killer of that size: the kernels only read them."""
+    top = n * (n + 1) // 2
+    combos = np.zeros((n + 1, top + 1, 12 if n else 1), dtype=np.uint64)
+    counts = np.zeros(combos.shape[:2], dtype=np.int32)
+    for size in range(1, n + 1):
+        for total in range(top + 1):
+            sets = combinations(size, total, n)
+            combos[size, total, : len(sets)] = sets
+            counts[size, total] = len(sets)
+    return combos, counts
 
 
 def _crossings(

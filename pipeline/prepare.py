@@ -24,10 +24,13 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import suppress
+from contextlib import AbstractContextManager, nullcontext, suppress
 from functools import cache, partial
 from pathlib import Path
 from typing import Any, TextIO
+
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 #: The kernel families each kind of work needs (``engine.warmup.FAMILIES``).
 RUN = ("counter", "grids", "grader", "digger", "canonical forms")
@@ -181,7 +184,8 @@ def _lane(
                 break
         start = time.perf_counter()
         if part is None:
-            warm(family)
+            with report.compiling(family) if report is not None else nullcontext():
+                warm(family)
         else:
             warm_part(family, part)
         seconds = time.perf_counter() - start
@@ -192,7 +196,7 @@ def _lane(
 
 
 class _Reporter:
-    """Prints a numbered line per family compiled."""
+    """Prints a numbered line per family compiled (and a spinner while it compiles)."""
 
     def __init__(self, out: TextIO, total: int) -> None:
         self.out, self.total, self.number = out, total, 0
@@ -201,6 +205,27 @@ class _Reporter:
         self.number += 1
         line = f"  [{self.number}/{self.total}] {family}: compiled in {seconds:.1f} s"
         print(line, file=self.out, flush=True)
+
+    def compiling(self, family: str) -> AbstractContextManager[Any]:
+        """A spinner line for ``family`` while its kernels compile, gone when they are."""
+        return _spinner(self.out, f"  [{self.number + 1}/{self.total}] {family}: compiling")
+
+
+def _spinner(out: TextIO, text: str) -> AbstractContextManager[Any]:
+    """``text`` with a spinner and the time so far on ``out`` while the block runs, when ``out``
+    is a terminal: numba says nothing while it compiles, for minutes."""
+    console = Console(file=out)
+    if not console.is_terminal:
+        return nullcontext()
+    ticker = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
+    ticker.add_task(text, total=None)
+    return ticker
 
 
 def _mark_prepared(family: str) -> None:

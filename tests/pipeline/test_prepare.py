@@ -3,9 +3,11 @@ compiles again once the engine is prepared (real commands in real processes, num
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pyarrow as pa
@@ -13,7 +15,14 @@ import pyarrow.parquet as pq
 import pytest
 
 import engine
-from pipeline.prepare import ALL_FAMILIES, NOTICE, machine_key, prepare_engine, unprepared
+from pipeline.prepare import (
+    ALL_FAMILIES,
+    NOTICE,
+    _Reporter,
+    machine_key,
+    prepare_engine,
+    unprepared,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 PIPELINE = Path(sys.executable).parent / "pipeline"
@@ -211,3 +220,28 @@ def test_a_cold_machine_is_told_once_and_grades_on_the_core_rungs_first(tmp_path
             families = ("counter", "grader-core")  # verify's, and the core rungs'
             assert stamps == {f"sudoku-prepared-{f}-{machine_key()}.stamp" for f in families}
     assert sorted(path.name for path in cache.rglob("*.find_*.nbc")) == finders
+
+
+class Terminal(io.StringIO):
+    """What a person watching sees: a stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("stream", [Terminal, io.StringIO])
+def test_a_family_compiling_shows_a_spinner_with_its_seconds_on_a_terminal_only(stream) -> None:
+    """numba prints nothing for the minutes a family compiles: on a terminal its line shows
+    meanwhile, with the time so far, and goes when the numbered line comes; in a log, only the
+    numbered lines."""
+    out = stream()
+    report = _Reporter(out, 2)
+    with report.compiling("grids"):
+        time.sleep(1.2)
+    report("grids", 1.2)
+    shown = out.getvalue()
+    assert shown.endswith("  [1/2] grids: compiled in 1.2 s\n")
+    if stream is Terminal:
+        assert "[1/2] grids: compiling" in shown and "0:00:01" in shown
+    else:
+        assert shown == "  [1/2] grids: compiled in 1.2 s\n"

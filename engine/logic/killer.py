@@ -189,7 +189,7 @@ def _cells_by_row(matrix: np.ndarray) -> list[list[int]]:
     """The True columns of each row of a boolean matrix, in order."""
     columns = np.nonzero(matrix)[1].tolist()  # row by row
     ends = np.cumsum(np.count_nonzero(matrix, axis=1)).tolist()
-    return [columns[start:end] for start, end in zip([0, *ends], ends)]
+    return [columns[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
 
 
 # ---- kernels ----------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from engine.logic.state import (
     U0,
     UNIQUE_LOOP,
     add_proof,
+    bit,
     bit_index,
     commit,
     eliminate,
@@ -49,17 +50,19 @@ KINDS = 3  # rows, columns, boxes: the units a loop walks (uniqueness is off on 
 @kernel
 def find_unique_loops(cand, placed, T, rec):
     """Record every unique loop of 6 to MAX_LOOP cells (types 1, 2 and 4), each once per way of
-    walking it: from its lowest cell of just the two digits, towards its lower neighbour."""
+    walking it: from its lowest cell of just the two digits, towards its lower neighbour. A walk
+    steps only to the cells a loop may pass through (``_loop_cells``), as a mask of positions
+    per unit, in unit order and then position order."""
     units, cell_units = T.units, T.cell_units
-    n = units.shape[1]
     path = np.empty(MAX_LOOP, dtype=np.int64)
     last_kind = np.empty(MAX_LOOP, dtype=np.int64)
     kind = np.empty(MAX_LOOP, dtype=np.int64)
-    at = np.empty(MAX_LOOP, dtype=np.int64)
+    left = np.empty(MAX_LOOP, dtype=np.uint64)  # positions not yet tried in the kind's unit
     extras = np.empty(MAX_LOOP, dtype=np.uint64)
     spare = np.empty(MAX_LOOP, dtype=np.int64)
     held = np.zeros(units.shape[0], dtype=np.int64)  # the path's cells in each unit
     alive = np.zeros(cand.shape[0], dtype=np.bool_)
+    alive_in = np.zeros(units.shape[0], dtype=np.uint64)  # per unit, its alive cells' positions
     alive_pair = U0
     for start in range(cand.shape[0]):
         pair = cand[start]
@@ -67,32 +70,36 @@ def find_unique_loops(cand, placed, T, rec):
             continue
         if pair != alive_pair:
             _loop_cells(cand, placed, T, pair, alive, held)
+            _positions(units, alive, alive_in)
             alive_pair = pair
         if not alive[start]:
             continue
         depth = 0
-        path[0], last_kind[0], kind[0], at[0] = start, -1, 0, -1
+        path[0], last_kind[0], kind[0] = start, -1, 0
+        left[0] = alive_in[cell_units[start, 0]]
         extras[0], spare[0] = U0, 2
         _hold(held, cell_units, start, 1)
         budget = STEP_BUDGET
         while depth >= 0 and budget > 0:
-            at[depth] += 1
-            if at[depth] == n:
-                kind[depth] += 1
-                at[depth] = 0
-            if kind[depth] == last_kind[depth]:
-                kind[depth] += 1
-            if kind[depth] >= KINDS:
-                _hold(held, cell_units, path[depth], -1)
-                depth -= 1
-                continue
             cell = path[depth]
-            step = units[cell_units[cell, kind[depth]], at[depth]]
+            if left[depth] == U0:
+                kind[depth] += 1
+                if kind[depth] == last_kind[depth]:
+                    kind[depth] += 1
+                if kind[depth] >= KINDS:
+                    _hold(held, cell_units, cell, -1)
+                    depth -= 1
+                else:
+                    left[depth] = alive_in[cell_units[cell, kind[depth]]]
+                continue
+            low = lowest_bit(left[depth])
+            left[depth] ^= low
+            step = units[cell_units[cell, kind[depth]], bit_index(low)]
             if step == start:
                 if depth >= 5 and path[1] < path[depth] and _valid(path, depth + 1, cell_units):
                     _loop(cand, placed, T, rec, path[: depth + 1], pair)
                 continue
-            if not alive[step] or depth + 1 == MAX_LOOP:
+            if depth + 1 == MAX_LOOP:
                 continue
             if cand[step] == pair and step < start:  # walked from that cell
                 continue
@@ -103,12 +110,25 @@ def find_unique_loops(cand, placed, T, rec):
                 continue
             budget -= 1
             depth += 1
-            path[depth], last_kind[depth], kind[depth], at[depth] = step, kind[depth - 1], 0, -1
+            first = 1 if kind[depth - 1] == 0 else 0  # a step changes its unit's kind
+            path[depth], last_kind[depth], kind[depth] = step, kind[depth - 1], first
+            left[depth] = alive_in[cell_units[step, first]]
             extras[depth] = extras[depth - 1] | more
             spare[depth] = spare[depth - 1] - (more != U0)
             _hold(held, cell_units, step, 1)
         for i in range(max(depth, -1) + 1):  # the budget ran out mid-walk
             _hold(held, cell_units, path[i], -1)
+
+
+@kernel
+def _positions(units, alive, alive_in):
+    """Per unit, the bits of the positions that hold an ``alive`` cell."""
+    for u in range(units.shape[0]):
+        mask = U0
+        for p in range(units.shape[1]):
+            if alive[units[u, p]]:
+                mask |= bit(p)
+        alive_in[u] = mask
 
 
 @kernel

@@ -285,6 +285,11 @@ def find_als_wings(cand, placed, T, rec, tech):
     chosen = np.empty(size, dtype=np.int64)
     unions = np.zeros(size + 1, dtype=np.uint64)
     cells = np.empty(size, dtype=np.int64)
+    bivalue = np.empty(cand.shape[0], dtype=np.int64)  # the open cells of two digits, in order
+    pairs = 0
+    for y in range(cand.shape[0]):
+        bivalue[pairs] = y
+        pairs += (placed[y] == 0) & (popcount(cand[y]) == 2)
     for u in range(units.shape[0]):
         count = 0
         for j in range(n):
@@ -315,7 +320,7 @@ def find_als_wings(cand, placed, T, rec, tech):
             for j in range(size):
                 cells[j] = members[chosen[j]]
             if not _in_earlier_unit(cells, u, cell_units):
-                _pair_with_bivalue_cells(cand, placed, T, rec, tech, cells, union)
+                _pair_with_bivalue_cells(cand, placed, T, rec, tech, cells, union, bivalue[:pairs])
 
 
 @kernel
@@ -337,17 +342,17 @@ def _in_earlier_unit(cells, u, cell_units):
 
 
 @kernel
-def _pair_with_bivalue_cells(cand, placed, T, rec, tech, cells, union):
-    """One almost locked set ``cells`` (digits ``union``): a wing step for each bivalue cell
-    outside it that holds two of its digits, one or both restricted. ``extra`` is the most
-    digits a set cell holds (SE rates the VWXYZ-wing by it)."""
+def _pair_with_bivalue_cells(cand, placed, T, rec, tech, cells, union, bivalue):
+    """One almost locked set ``cells`` (digits ``union``): a wing step for each of the
+    ``bivalue`` cells outside it that holds two of its digits, one or both restricted. ``extra``
+    is the most digits a set cell holds (SE rates the VWXYZ-wing by it)."""
     peer_bits = T.peer_bits
     most = 0
     for c in cells:
         most = max(most, popcount(cand[c]))
-    for y in range(cand.shape[0]):
+    for y in bivalue:
         pair = cand[y]
-        if placed[y] or popcount(pair) != 2 or pair & ~union or y in cells:
+        if pair & ~union or y in cells:
             continue
         linked = False
         for c in cells:

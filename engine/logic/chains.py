@@ -240,9 +240,30 @@ def find_chains(cand, placed, pos, T, rec, tech, max_level):
     X-chains never leave their digit, so they are searched one digit at a time (small sets).
     """
     if tech == X_CHAIN:
-        _x_chains(cand, placed, pos, T, rec, max_level)
+        _x_chains(cand, placed, pos, T, rec, max_level, max_level)
     else:
         _search(cand, placed, pos, T, rec, tech, max_level, U0)
+
+
+@kernel
+def find_short_x_chains(cand, placed, pos, T, rec, work, max_level, ahead):
+    """:func:`find_chains` for X-chains of at most ``max_level`` pairs (the turbot rungs), that
+    also looks ``ahead`` pairs deep and remembers in ``work`` up to which length nothing refutes
+    in this state: a pass whose shorter rung found nothing skips the longer rungs' searches
+    when they would find nothing either (the same candidates and placed values, compared)."""
+    if work.chain_clear[0] >= max_level and _same_state(cand, placed, work):
+        return
+    work.chain_clear[0] = _x_chains(cand, placed, pos, T, rec, max_level, max(max_level, ahead))
+    work.chain_cand[:] = cand
+    work.chain_placed[:] = placed
+
+
+@kernel
+def _same_state(cand, placed, work):
+    for cell in range(cand.shape[0]):
+        if cand[cell] != work.chain_cand[cell] or placed[cell] != work.chain_placed[cell]:
+            return False
+    return True
 
 
 @kernel
@@ -265,8 +286,10 @@ def find_remote_pairs(cand, placed, pos, T, rec):
 
 
 @kernel
-def _x_chains(cand, placed, pos, T, rec, max_level):
-    """The X-chain search, digit by digit, on the digit's cells.
+def _x_chains(cand, placed, pos, T, rec, max_level, ahead):
+    """The X-chain search, digit by digit, on the digit's cells: records the refutations of at
+    most ``max_level`` pairs, and returns the length (up to ``ahead``) to which no chain refutes
+    anything.
 
     A candidate is its cell here (bitsets over the cells, as ``peer_bits``): the weak links of
     a cell are its peers that hold the digit, one AND per word, and its strong links come from
@@ -280,7 +303,7 @@ def _x_chains(cand, placed, pos, T, rec, max_level):
     weak = np.empty((ncells, words), dtype=np.uint64)
     strong = np.empty((ncells, words), dtype=np.uint64)
     step = np.empty((ncells, words), dtype=np.uint64)
-    levels = np.empty((min(max_level, ncells) + 2, words), dtype=np.uint64)
+    levels = np.empty((min(ahead, ncells) + 2, words), dtype=np.uint64)
     reached = np.empty(words, dtype=np.uint64)
     holders = np.empty(words, dtype=np.uint64)
     linked = np.empty(words, dtype=np.uint64)
@@ -290,6 +313,7 @@ def _x_chains(cand, placed, pos, T, rec, max_level):
     no_sets = np.zeros(0, dtype=np.int64)
     graph = ChainGraph(weak, strong, linked, step, node_cell, node_digit, no_groups, no_sets)
     must = cage_musts(cand, placed, T)
+    clear = ahead  # no chain found so far refutes anything up to this length
     for d in range(n):
         digit_cells(pos, units, d, holders)
         for j in range(words):
@@ -321,7 +345,13 @@ def _x_chains(cand, placed, pos, T, rec, max_level):
                     linked[b >> 6] |= bit(b & 63)
         node_digit[:] = d
         _steps(weak, strong, linked, step)
-        _refute(rec, cand, X_CHAIN, holders, graph, levels, reached, max_level, T)
+        deepest = max(clear, max_level)
+        shortest = _refute(
+            rec, cand, X_CHAIN, holders, graph, levels, reached, max_level, T, deepest
+        )
+        if shortest:
+            clear = min(clear, shortest - 1)
+    return clear
 
 
 @kernel
@@ -424,14 +454,14 @@ def refute_all(
         shortest = _shortest(nodes, graph, levels, reached, lengths)
         if shortest:
             longest = max(lengths[0], shortest)
-            _refute(rec, cand, tech, nodes, graph, levels, reached, longest, T)
+            _refute(rec, cand, tech, nodes, graph, levels, reached, longest, T, longest)
         return
     for i in range(lengths.shape[0]):
         if i > 0 and rec.counts[C_STEPS] > since:
             return
         if lengths[i] == 0:
             continue
-        _refute(rec, cand, tech, nodes, graph, levels, reached, lengths[i], T)
+        _refute(rec, cand, tech, nodes, graph, levels, reached, lengths[i], T, lengths[i])
 
 
 @kernel
@@ -453,19 +483,26 @@ def _steps(weak, strong, linked, step):
 
 
 @kernel
-def _refute(rec, cand, tech, nodes, graph, levels, reached, max_level, T):
+def _refute(rec, cand, tech, nodes, graph, levels, reached, max_level, T, ahead):
     """Record every candidate of the bitset ``nodes`` (in order) that a chain of at most
-    ``max_level`` weak-strong pairs refutes, the shortest one (:func:`_refutation`)."""
+    ``max_level`` weak-strong pairs refutes, the shortest one (:func:`_refutation`); returns the
+    shortest refutation of at most ``ahead`` pairs (not less than ``max_level``), 0 for none."""
     words = nodes.shape[0]
+    shortest = 0
     for j in range(words):
         m = nodes[j]
         while m:
             low = lowest_bit(m)
             m ^= low
             z = j * 64 + bit_index(low)
-            level = _refutation(z, graph, levels, reached, max_level)
-            if level:
+            # a search deeper than max_level stops where one to max_level would: same chain
+            level = _refutation(z, graph, levels, reached, ahead)
+            if level and level <= max_level:
                 _record(rec, cand, tech, z, level, levels, graph, T)
+            if level and (shortest == 0 or level < shortest):
+                shortest = level
+                ahead = max(level - 1, max_level)  # deeper ones no longer matter
+    return shortest
 
 
 @kernel

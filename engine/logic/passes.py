@@ -40,6 +40,7 @@ from engine.logic.chains import (
     TURBOT_LEVELS,
     find_chains,
     find_remote_pairs,
+    find_short_x_chains,
 )
 from engine.logic.colouring import find_colouring
 from engine.logic.fish import find_finned_fish, find_fish
@@ -441,7 +442,8 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         return
     if rung in (TURBOT, THREE_LINKS, FOUR_LINKS):
         if enabled[X_CHAIN]:
-            find_chains(cand, placed, pos, T, rec, X_CHAIN, TURBOT_LEVELS + rung - TURBOT)
+            length = TURBOT_LEVELS + rung - TURBOT
+            find_short_x_chains(cand, placed, pos, T, rec, work, length, TURBOT_LEVELS + 2)
         return
     if GROUPED_TWO_LINKS <= rung <= GROUPED_AHEAD:
         # SE's short grouped X-chains; elsewhere the grouped X-chain rung finds them, later

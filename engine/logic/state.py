@@ -174,17 +174,25 @@ C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
 
 
 class WorkArrays(NamedTuple):
-    """The pass loop's work arrays, int32 per cell."""
+    """The pass loop's work arrays, per cell."""
 
     hidden_unit: np.ndarray  # singles' scratch: the unit where the cell is a hidden single ...
     hidden_digit: np.ndarray  # ... and the digit
     house: np.ndarray  # ... and the unit where it is the last open cell
     given: np.ndarray  # 1 where the cell was given (avoidable rectangles reason over the others)
+    # the state the last X-chain search saw (candidates, placed values), and the length up to
+    # which no X-chain refutes anything in it (``engine.logic.chains.find_short_x_chains``)
+    chain_cand: np.ndarray  # uint64
+    chain_placed: np.ndarray
+    chain_clear: np.ndarray  # int64, one value
 
 
 def new_work(ncells: int) -> WorkArrays:
     """Zeroed work arrays for a grid of ``ncells`` cells."""
-    return WorkArrays(*(np.zeros(ncells, dtype=np.int32) for _ in WorkArrays._fields))
+    arrays = {name: np.zeros(ncells, dtype=np.int32) for name in WorkArrays._fields}
+    arrays["chain_cand"] = np.zeros(ncells, dtype=np.uint64)
+    arrays["chain_clear"] = np.zeros(1, dtype=np.int64)
+    return WorkArrays(**arrays)
 
 
 @kernel

@@ -132,16 +132,13 @@ def _groups(geo: Geometry):
     unit_cells[np.arange(len(geo.units))[:, None], geo.units] = 1
     member = unit_cells[picked].sum(axis=1)  # times each region holds each cell
     inside = member > 0
-    fits = (
-        member.max(axis=1) == 1
-    ).tolist()  # overlapping units (a row, a diagonal) add up to less
-    sizes = np.array([len(cage.cells) for cage in cages])
+    # units that overlap (a row and a diagonal ...): their sums do not add up
+    fits = (member.max(axis=1) == 1).tolist()
+    sizes = [len(cage.cells) for cage in cages]
     totals = np.array([cage.total for cage in cages])
-    # float matmul (BLAS) of 0/1 matrices: exact counts
-    held = (inside.astype(np.float64) @ (geo.cage_of[:, None] == np.arange(len(cages)))).astype(
-        np.int64
-    )
-    whole = held == sizes
+    in_cage = geo.cage_of[:, None] == np.arange(len(cages))  # cell x cage
+    held = (inside.astype(np.float64) @ in_cage).astype(np.int64)  # exact: sums of 0 and 1
+    whole = held == np.array(sizes)
     crossing = (held > 0) & ~whole
     counts = (picked < len(geo.units)).sum(axis=1)
     known = (counts * (n * (n + 1) // 2) - whole @ totals).tolist()
@@ -170,10 +167,9 @@ def _groups(geo: Geometry):
                 outs = sum(sizes[k] - held_here[k] for k in chosen)
                 if ins != 1 or outs != 1:
                     continue
-                inner = [
-                    c for k in ks if k not in chosen for c in cages[k].cells if inside_rows[r][c]
-                ]
-                outer = [c for k in chosen for c in cages[k].cells if not inside_rows[r][c]]
+                here = inside_rows[r]
+                inner = [c for k in ks if k not in chosen for c in cages[k].cells if here[c]]
+                outer = [c for k in chosen for c in cages[k].cells if not here[c]]
                 pair = (inner[0], outer[0])
                 order = sorted(range(2), key=lambda i: pair[i])
                 yield (

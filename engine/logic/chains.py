@@ -240,30 +240,22 @@ def find_chains(cand, placed, pos, T, rec, tech, max_level):
     X-chains never leave their digit, so they are searched one digit at a time (small sets).
     """
     if tech == X_CHAIN:
-        _x_chains(cand, placed, pos, T, rec, max_level, max_level)
+        n, words = T.units.shape[1], T.peer_bits.shape[1]
+        unknown = np.zeros((n, words), dtype=np.uint64), np.zeros(n, dtype=np.int64)
+        _x_chains(cand, placed, pos, T, rec, max_level, max_level, *unknown)
     else:
         _search(cand, placed, pos, T, rec, tech, max_level, U0)
 
 
 @kernel
 def find_short_x_chains(cand, placed, pos, T, rec, work, max_level, ahead):
-    """:func:`find_chains` for X-chains of at most ``max_level`` pairs (the turbot rungs), that
-    also looks ``ahead`` pairs deep and remembers in ``work`` up to which length nothing refutes
-    in this state: a pass whose shorter rung found nothing skips the longer rungs' searches
-    when they would find nothing either (the same candidates and placed values, compared)."""
-    if work.chain_clear[0] >= max_level and _same_state(cand, placed, work):
-        return
-    work.chain_clear[0] = _x_chains(cand, placed, pos, T, rec, max_level, max(max_level, ahead))
-    work.chain_cand[:] = cand
-    work.chain_placed[:] = placed
-
-
-@kernel
-def _same_state(cand, placed, work):
-    for cell in range(cand.shape[0]):
-        if cand[cell] != work.chain_cand[cell] or placed[cell] != work.chain_placed[cell]:
-            return False
-    return True
+    """:func:`find_chains` for X-chains of at most ``max_level`` pairs (the turbot rungs). A
+    digit's search depends on its open cells alone (off a Killer), so ``work`` keeps them for
+    each digit with the length up to which its chains refute nothing, looking ``ahead`` pairs
+    deep: a later search (the longer rungs, the next passes) skips a digit whose cells have not
+    changed and whose chains cannot refute anything at its length."""
+    depth = max(max_level, ahead)
+    _x_chains(cand, placed, pos, T, rec, max_level, depth, work.chain_cells, work.chain_clear)
 
 
 @kernel
@@ -286,10 +278,12 @@ def find_remote_pairs(cand, placed, pos, T, rec):
 
 
 @kernel
-def _x_chains(cand, placed, pos, T, rec, max_level, ahead):
+def _x_chains(cand, placed, pos, T, rec, max_level, ahead, known_cells, known_clear):
     """The X-chain search, digit by digit, on the digit's cells: records the refutations of at
-    most ``max_level`` pairs, and returns the length (up to ``ahead``) to which no chain refutes
-    anything.
+    most ``max_level`` pairs. Per digit, ``known_cells`` and ``known_clear`` (rows by digit) are
+    its cells and the length up to which its chains refuted nothing, at its last search (up to
+    ``ahead`` pairs deep): a digit whose cells are the same and whose chains refute nothing at
+    ``max_level`` is skipped, off a Killer (whose cages add links that other digits decide).
 
     A candidate is its cell here (bitsets over the cells, as ``peer_bits``): the weak links of
     a cell are its peers that hold the digit, one AND per word, and its strong links come from
@@ -313,9 +307,11 @@ def _x_chains(cand, placed, pos, T, rec, max_level, ahead):
     no_sets = np.zeros(0, dtype=np.int64)
     graph = ChainGraph(weak, strong, linked, step, node_cell, node_digit, no_groups, no_sets)
     must = cage_musts(cand, placed, T)
-    clear = ahead  # no chain found so far refutes anything up to this length
+    killer = T.cage_total.shape[0] > 0
     for d in range(n):
         digit_cells(pos, units, d, holders)
+        if not killer and known_clear[d] >= max_level and _same_cells(holders, known_cells[d]):
+            continue
         for j in range(words):
             m = holders[j]
             while m:
@@ -345,13 +341,17 @@ def _x_chains(cand, placed, pos, T, rec, max_level, ahead):
                     linked[b >> 6] |= bit(b & 63)
         node_digit[:] = d
         _steps(weak, strong, linked, step)
-        deepest = max(clear, max_level)
-        shortest = _refute(
-            rec, cand, X_CHAIN, holders, graph, levels, reached, max_level, T, deepest
-        )
-        if shortest:
-            clear = min(clear, shortest - 1)
-    return clear
+        shortest = _refute(rec, cand, X_CHAIN, holders, graph, levels, reached, max_level, T, ahead)
+        known_cells[d] = holders
+        known_clear[d] = shortest - 1 if shortest else ahead
+
+
+@kernel
+def _same_cells(cells, known):
+    for i in range(cells.shape[0]):  # noqa: SIM110 (a plain loop for numba)
+        if cells[i] != known[i]:
+            return False
+    return True
 
 
 @kernel

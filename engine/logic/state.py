@@ -21,6 +21,7 @@ as in ``engine.search``: numba compiles them to plain structs, and a reader sees
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -180,18 +181,18 @@ class WorkArrays(NamedTuple):
     hidden_digit: np.ndarray  # ... and the digit
     house: np.ndarray  # ... and the unit where it is the last open cell
     given: np.ndarray  # 1 where the cell was given (avoidable rectangles reason over the others)
-    # the state the last X-chain search saw (candidates, placed values), and the length up to
-    # which no X-chain refutes anything in it (``engine.logic.chains.find_short_x_chains``)
-    chain_cand: np.ndarray  # uint64
-    chain_placed: np.ndarray
-    chain_clear: np.ndarray  # int64, one value
+    # per digit, its open cells when X-chains were last searched (a bitset over the cells) and
+    # the length up to which no X-chain refuted anything (``engine.logic.chains``)
+    chain_cells: np.ndarray  # uint64 (n, words)
+    chain_clear: np.ndarray  # int64 (n,)
 
 
 def new_work(ncells: int) -> WorkArrays:
     """Zeroed work arrays for a grid of ``ncells`` cells."""
     arrays = {name: np.zeros(ncells, dtype=np.int32) for name in WorkArrays._fields}
-    arrays["chain_cand"] = np.zeros(ncells, dtype=np.uint64)
-    arrays["chain_clear"] = np.zeros(1, dtype=np.int64)
+    n = math.isqrt(ncells)
+    arrays["chain_cells"] = np.zeros((n, (ncells + 63) // 64), dtype=np.uint64)
+    arrays["chain_clear"] = np.zeros(n, dtype=np.int64)
     return WorkArrays(**arrays)
 
 

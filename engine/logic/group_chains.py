@@ -167,6 +167,7 @@ def _scan(cand, placed, T, max_cells, xcells, xdigit, owner, first):
     n = units.shape[1]
     cells = np.empty(n, dtype=np.int64)
     pick = np.empty(max_cells, dtype=np.int64)
+    unions = np.zeros(max_cells + 1, dtype=np.uint64)  # digits of the first i picked cells
     nodes, sets = 0, 0
     room = xdigit.shape[0]
     for u in range(3 * n):
@@ -176,12 +177,23 @@ def _scan(cand, placed, T, max_cells, xcells, xdigit, owner, first):
                 cells[k] = units[u, i]
                 k += 1
         for size in range(1 if u < n else 2, min(max_cells, k - 1) + 1):
-            for i in range(size):
-                pick[i] = i
-            while True:
-                digits = np.uint64(0)
-                for i in range(size):
-                    digits |= cand[cells[pick[i]]]
+            # the size-subsets in lexicographic order, less those whose first cells already
+            # hold more than size + 1 digits (more cells only add digits)
+            depth = 0
+            pick[0] = -1
+            while depth >= 0:
+                pick[depth] += 1
+                if pick[depth] > k - size + depth:
+                    depth -= 1
+                    continue
+                digits = unions[depth] | cand[cells[pick[depth]]]
+                if popcount(digits) > size + 1:
+                    continue
+                if depth + 1 < size:
+                    unions[depth + 1] = digits
+                    depth += 1
+                    pick[depth] = pick[depth - 1]
+                    continue
                 taken = u >= 2 * n and _in_line(cells, pick, size, cell_units)
                 if popcount(digits) == size + 1 and not taken:
                     if nodes + size + 1 > ALS_MAX_NODES:
@@ -191,8 +203,6 @@ def _scan(cand, placed, T, max_cells, xcells, xdigit, owner, first):
                         _write(cand, cells, pick, size, digits, sets, at, xcells, xdigit, owner)
                     nodes += size + 1
                     sets += 1
-                if not _next_pick(pick, size, k):
-                    break
     return nodes
 
 
@@ -223,20 +233,6 @@ def _in_line(cells, pick, size, cell_units):
         if same:
             return True
     return False
-
-
-@kernel
-def _next_pick(pick, size, k):
-    """Advance ``pick`` to the next ``size``-subset of range(k) in lexicographic order."""
-    i = size - 1
-    while i >= 0 and pick[i] == k - size + i:
-        i -= 1
-    if i < 0:
-        return False
-    pick[i] += 1
-    for j in range(i + 1, size):
-        pick[j] = pick[j - 1] + 1
-    return True
 
 
 @kernel

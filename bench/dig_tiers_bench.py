@@ -80,6 +80,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261124, help=argparse.SUPPRESS)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
+    unknown = sorted(set(options.tiers.split(",")) - set(TIERS))
+    if unknown:
+        parser.error(f"unknown tier {unknown[0]!r}; the tiers are {', '.join(TIERS)}")
     if options.measure:
         tiers = options.tiers.split(",")
         print(json.dumps(measure(options.count, options.seed, tiers, options.killer)))

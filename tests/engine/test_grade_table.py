@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -165,3 +166,24 @@ def test_the_core_rungs_first_on_random_grids(seed: int, keep: float) -> None:
     puzzles = partial_grids(9, 8, seed, keep)
     table = engine.grade_many(puzzles, before_full_ladder=lambda: None)
     assert_same_tables(table, engine.grade_many(puzzles))
+
+
+def test_what_a_search_remembers_never_shows(shared_data: Path) -> None:
+    """The X-chain rungs keep, per digit, what their last search saw in the thread's workspace
+    (``find_short_x_chains``): a batch graded backwards, or each puzzle in a new thread (a
+    fresh workspace), gives the same rows as the batch in order."""
+    puzzles = read_puzzles(shared_data / "magictour_top1465.txt")[:SAMPLE_HARD]
+    forward = engine.grade_many(puzzles)
+    x_chain = TECHNIQUES.index("x_chain")
+    assert forward.steps[:, x_chain].sum() > 0, "the sample climbs the X-chain rungs"
+    backward = engine.grade_many(puzzles[::-1])
+    order = np.arange(len(puzzles))[::-1]
+    for name in ("score", "iterations", "hardest", "steps"):
+        np.testing.assert_array_equal(
+            getattr(forward, name), getattr(backward, name)[order], err_msg=name
+        )
+    for index in range(0, len(puzzles), 6):
+        with ThreadPoolExecutor(max_workers=1) as fresh:  # a new thread: a fresh workspace
+            row = fresh.submit(engine.grade_many, [puzzles[index]]).result()
+        assert row.score[0] == forward.score[index], puzzles[index]
+        assert (row.steps[0] == forward.steps[index]).all(), puzzles[index]

@@ -46,6 +46,7 @@ from engine.logic.state import (
     eliminate,
     lowest_bit,
     mark,
+    next_als,
     popcount,
 )
 
@@ -177,25 +178,10 @@ def _scan(cand, placed, T, max_cells, xcells, xdigit, owner, first):
                 cells[k] = units[u, i]
                 k += 1
         for size in range(1 if u < n else 2, min(max_cells, k - 1) + 1):
-            # the size-subsets in lexicographic order, less those whose first cells already
-            # hold more than size + 1 digits (more cells only add digits)
-            depth = 0
             pick[0] = -1
+            digits, depth = next_als(cand, cells, k, size, pick, unions, 0)
             while depth >= 0:
-                pick[depth] += 1
-                if pick[depth] > k - size + depth:
-                    depth -= 1
-                    continue
-                digits = unions[depth] | cand[cells[pick[depth]]]
-                if popcount(digits) > size + 1:
-                    continue
-                if depth + 1 < size:
-                    unions[depth + 1] = digits
-                    depth += 1
-                    pick[depth] = pick[depth - 1]
-                    continue
-                taken = u >= 2 * n and _in_line(cells, pick, size, cell_units)
-                if popcount(digits) == size + 1 and not taken:
+                if not (u >= 2 * n and _in_line(cells, pick, size, cell_units)):
                     if nodes + size + 1 > ALS_MAX_NODES:
                         return nodes
                     if first + nodes + size + 1 <= room:
@@ -203,6 +189,7 @@ def _scan(cand, placed, T, max_cells, xcells, xdigit, owner, first):
                         _write(cand, cells, pick, size, digits, sets, at, xcells, xdigit, owner)
                     nodes += size + 1
                     sets += 1
+                digits, depth = next_als(cand, cells, k, size, pick, unions, depth)
     return nodes
 
 

@@ -510,6 +510,31 @@ def eliminate_seeing_holders(rec, cand, placed, peers, peer_bits, cells, digit, 
 
 
 @kernel
+def next_als(cand, cells, count, size, pick, unions, depth):
+    """Step to the next almost locked set of ``size`` of ``cells[:count]`` (``size`` cells
+    holding ``size + 1`` digits), subsets in lexicographic order; returns (its digits, depth),
+    depth -1 when there is none. ``pick`` holds the chosen positions; start with ``pick[0] =
+    -1`` and depth 0, then pass back the depth returned. A subset whose first cells already
+    hold more digits is left with all its completions (more cells only add digits)."""
+    while depth >= 0:
+        pick[depth] += 1
+        if pick[depth] > count - size + depth:
+            depth -= 1
+            continue
+        digits = unions[depth] | cand[cells[pick[depth]]]
+        if popcount(digits) > size + 1:
+            continue
+        if depth + 1 < size:
+            unions[depth + 1] = digits
+            depth += 1
+            pick[depth] = pick[depth - 1]
+            continue
+        if popcount(digits) == size + 1:
+            return digits, depth
+    return U0, depth
+
+
+@kernel
 def digit_cells(pos, units, digit, cells):
     """Write the digit's open cells into ``cells``, a bitset over the cells (as ``peer_bits``
     rows), from its row layers: the rows cover every cell once."""

@@ -43,6 +43,7 @@ from engine.logic.state import (
     line_links,
     lowest_bit,
     mark,
+    next_als,
     popcount,
     sees,
 )
@@ -300,27 +301,14 @@ def find_als_wings(cand, placed, T, rec, tech):
                 count += 1
         if count < size:
             continue
-        depth = 0
         chosen[0] = -1
+        union, depth = next_als(cand, members, count, size, chosen, unions, 0)
         while depth >= 0:
-            chosen[depth] += 1
-            if chosen[depth] > count - size + depth:
-                depth -= 1
-                continue
-            union = unions[depth] | cand[members[chosen[depth]]]
-            if popcount(union) > digits_wanted:
-                continue
-            if depth + 1 < size:
-                unions[depth + 1] = union
-                depth += 1
-                chosen[depth] = chosen[depth - 1]
-                continue
-            if popcount(union) != digits_wanted:
-                continue
             for j in range(size):
                 cells[j] = members[chosen[j]]
             if not _in_earlier_unit(cells, u, cell_units):
                 _pair_with_bivalue_cells(cand, placed, T, rec, tech, cells, union, bivalue[:pairs])
+            union, depth = next_als(cand, members, count, size, chosen, unions, depth)
 
 
 @kernel

@@ -258,9 +258,7 @@ def prepare_grading(out: TextIO | None = None) -> Callable[[], None] | None:
     later = ", ".join(rest)
     if unprepared(CORE):
         print(f"{NOTICE} (the core rungs now; {later} in the background) ...", file=out)
-        report = _Reporter(out, 1)
-        _lane([(CORE[0], None)], None, report)
-        _mark_prepared(CORE[0])
+        _prepare_core(lock.with_name(f"sudoku-preparing-core-{machine_key()}.lock"), out)
     else:
         print(f"{NOTICE} ({later} in the background) ...", file=out)
     seconds = time.perf_counter() - start
@@ -268,6 +266,29 @@ def prepare_grading(out: TextIO | None = None) -> Callable[[], None] | None:
     while background.is_alive() and not holding.wait(timeout=0.1):
         pass  # set once the background process holds the lock (or found it held)
     return partial(wait_prepared, tuple(rest), str(lock), claims)
+
+
+def _prepare_core(lock: Path, out: TextIO) -> None:
+    """Compile the core rungs' pass loop, or wait while another command compiles it and load
+    it: two commands started together on a cold machine would each spend a core on it."""
+    from pipeline.locks import FileLock, Locked
+
+    held = FileLock(lock)
+    start = time.perf_counter()
+    try:
+        held.acquire(wait=False)
+    except Locked:
+        with _spinner(out, f"  [1/1] {CORE[0]}: another command compiles it"):
+            held.acquire(wait=True)
+    try:
+        if unprepared(CORE):  # first here, or the other command died before it was done
+            _lane([(CORE[0], None)], None, _Reporter(out, 1))
+            _mark_prepared(CORE[0])
+        else:
+            seconds = time.perf_counter() - start
+            print(f"  [1/1] {CORE[0]}: compiled by another command in {seconds:.1f} s", file=out)
+    finally:
+        held.release()
 
 
 def _prepare_behind(families: list[str], lock: str, claims: str, holding: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -15,6 +16,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import engine
+from engine.logic.singles import find_singles
+from engine.numba_internals import cache_folder as engine_cache_folder
 from pipeline.prepare import (
     ALL_FAMILIES,
     NOTICE,
@@ -144,29 +147,59 @@ def test_no_command_compiles_once_the_engine_is_prepared(tmp_path: Path) -> None
         assert not saved, (args, saved)
 
 
-#: The helper lane's part of the grader (engine.warmup PARTS), as `pipeline prepare` runs it.
-FINDERS = 'from engine.warmup import warm_part; warm_part("grader", "finders")'
-
-
 HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+
+
+def seed_finders(cache: Path) -> list[str]:
+    """Copy the prepared machine's compiled finders (every ``find_*`` kernel's cache files)
+    into the empty cache ``cache``, where numba looks for them under it; returns their names.
+
+    `pipeline prepare`, which the set-up commands run before the tests, compiled them on this
+    machine, split between its helper lane (``engine.warmup.PARTS``) and the pass loop: a finder
+    called with other argument types by one than the other holds a second entry there. The
+    finders are most of the grader's compiling (about two minutes of the three): seeded, this
+    test compiles the counter and both pass loops from nothing in about a minute."""
+    prepared = sorted(engine_cache_folder(find_singles).glob("*.find_*.nb[ci]"))
+    assert prepared, "pipeline prepare has not compiled the finders here"
+    where = subprocess.run(
+        [sys.executable, "-c", FINDERS_FOLDER],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
+        cwd=ROOT,
+        check=True,
+    )
+    folder = Path(where.stdout.strip())
+    folder.mkdir(parents=True, exist_ok=True)  # numba makes it when asked
+    for path in prepared:
+        shutil.copy2(path, folder / path.name)
+    return sorted(path.name for path in prepared if path.suffix == ".nbc")
+
+
+#: Where numba caches the finders (engine/logic) under the ``NUMBA_CACHE_DIR`` it is given.
+FINDERS_FOLDER = (
+    "from engine.numba_internals import cache_folder; "
+    "from engine.logic.singles import find_singles; print(cache_folder(find_singles))"
+)
 
 
 @pytest.mark.slow
 def test_a_cold_machine_is_told_once_and_grades_on_the_core_rungs_first(tmp_path: Path) -> None:
-    """On one empty kernel cache (as after a bare install), in this order:
+    """On one empty kernel cache (as after a bare install) but for the finders, in this order:
 
     1. `pipeline verify` says so once: a notice line first, a line per family compiled (the
        counter), on stderr that is not a terminal; the next command says nothing of it;
-    2. the helper lane's part of the grader (engine.warmup PARTS) compiles every rung's finder,
-       called as the compiled pass loop calls it;
-    3. two `pipeline grade` commands of easy puzzles, started together, compile the core rungs'
-       pass loop, grade them and leave the rest to a background process that ends with the
-       command, unfinished;
-    4. with a hard puzzle among them it waits for (and helps) the background process.
-    Every grade writes the rows a prepared machine writes, and no finder gains a second entry in
-    the cache: the pass loop, core and whole, called each with the argument types the helper
-    lane gave it. (One cache for all four, so that each family compiles once here.)"""
+    2. two `pipeline grade` commands of easy puzzles, started together, compile the core rungs'
+       pass loop (one of them; the other waits for it), grade them and leave the rest to a
+       background process that ends with the command, unfinished;
+    3. with a hard puzzle among them it waits for (and helps) the background process.
+    Every grade writes the rows a prepared machine writes. The finders come compiled from the
+    prepared cache (:func:`seed_finders`), each with one entry: the helper lane and the pass
+    loop typed it alike there; and neither pass loop compiled here, core or whole, adds a
+    second one. (One cache for all three, so that each family compiles once here.)"""
     cache = tmp_path / "cache"
+    finders = seed_finders(cache)
+    assert not [name for name in finders if not name.endswith(".1.nbc")], finders
     cold = {"NUMBA_CACHE_DIR": str(cache)}
     source = puzzle_file(tmp_path / "one.parquet")
     first = pipeline("verify", source, env=cold)
@@ -178,14 +211,6 @@ def test_a_cold_machine_is_told_once_and_grades_on_the_core_rungs_first(tmp_path
     assert "1 puzzles verified" in first.stdout
     again = pipeline("verify", source, env=cold)
     assert again.returncode == 0 and again.stderr == ""
-
-    env = {**os.environ, **cold}
-    done = subprocess.run(
-        [sys.executable, "-c", FINDERS], capture_output=True, text=True, env=env, cwd=ROOT
-    )
-    assert done.returncode == 0, done.stderr
-    finders = sorted(path.name for path in cache.rglob("*.find_*.nbc"))  # one file per signature
-    assert any("find_singles" in name for name in finders) and len(finders) >= 20, finders
 
     easy = [engine.dig(engine.random_grid(9, seed=s), "easy", seed=s).puzzle for s in range(4)]
     for name, files in (("easy", (easy[:2], easy[2:])), ("mixed", ([*easy, HARD],))):
@@ -203,6 +228,7 @@ def test_a_cold_machine_is_told_once_and_grades_on_the_core_rungs_first(tmp_path
                     cwd=ROOT,
                 )
             )
+        core_compiled = 0  # by one of the two easy commands: the other waits for it
         for source, puzzles, command in zip(sources, files, started, strict=True):
             _, stderr = command.communicate(timeout=600)
             assert command.returncode == 0 and "Traceback" not in stderr, stderr
@@ -210,11 +236,13 @@ def test_a_cold_machine_is_told_once_and_grades_on_the_core_rungs_first(tmp_path
             assert lines[0].startswith(NOTICE) and "in the background" in lines[0], lines
             waited = [line for line in lines if line.startswith("compiling the rest of the engine")]
             assert len(waited) == (name == "mixed"), lines
+            core_compiled += sum("grader core: compiled in" in line for line in lines)
             again = source.with_name(f"{source.stem}-prepared.parquet")
             prepared = pipeline("grade", source, "-o", again)
             assert prepared.returncode == 0 and NOTICE not in prepared.stderr
             rows = pq.read_table(source.with_suffix(".parquet"))
             assert rows.equals(pq.read_table(again)) and rows.num_rows == len(puzzles)
+        assert core_compiled == (name == "easy"), name
         if name == "easy":  # the background processes ended with the commands, work unfinished
             stamps = {path.name for path in cache.rglob("*.stamp")}
             families = ("counter", "grader-core")  # verify's, and the core rungs'

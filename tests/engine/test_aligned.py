@@ -28,16 +28,13 @@ def reference(sets: list[set[int]], open_cells: set[int]) -> set[tuple[int, int]
     """Every (cell, digit) that SE's aligned triplet exclusion removes, as plainly as it reads:
     base cells hold two digits or more and see a cell holding two or three; a triplet of base
     cells counts when one of its cells holding two or three digits sees another of them."""
-
-    def narrow(c: int) -> bool:
-        return c in open_cells and 2 <= len(sets[c]) <= 3
-
-    base = [c for c in sorted(open_cells) if len(sets[c]) >= 2 and any(map(narrow, PEERS[c]))]
+    narrow = {c for c in open_cells if 2 <= len(sets[c]) <= 3}
+    base = [c for c in sorted(open_cells) if len(sets[c]) >= 2 and PEERS[c] & narrow]
     removed = set()
     for triplet in itertools.combinations(base, 3):
-        if not any(narrow(r) and PEERS[r] & set(triplet) for r in triplet):
+        if not any(r in narrow and PEERS[r] & set(triplet) for r in triplet):
             continue
-        excluders = [c for c in open_cells if narrow(c) and all(c in PEERS[t] for t in triplet)]
+        excluders = narrow & PEERS[triplet[0]] & PEERS[triplet[1]] & PEERS[triplet[2]]
         if len(excluders) < 2:
             continue
         possible: list[set[int]] = [set(), set(), set()]

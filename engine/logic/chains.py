@@ -47,6 +47,7 @@ from engine.logic.state import (
     lowest_bit,
     mark,
     popcount,
+    same_cells,
     sees,
 )
 
@@ -310,7 +311,7 @@ def _x_chains(cand, placed, pos, T, rec, max_level, ahead, known_cells, known_cl
     killer = T.cage_total.shape[0] > 0
     for d in range(n):
         digit_cells(pos, units, d, holders)
-        if not killer and known_clear[d] >= max_level and _same_cells(holders, known_cells[d]):
+        if not killer and known_clear[d] >= max_level and same_cells(holders, known_cells[d]):
             continue
         for j in range(words):
             m = holders[j]
@@ -344,14 +345,6 @@ def _x_chains(cand, placed, pos, T, rec, max_level, ahead, known_cells, known_cl
         shortest = _refute(rec, cand, X_CHAIN, holders, graph, levels, reached, max_level, T, ahead)
         known_cells[d] = holders
         known_clear[d] = shortest - 1 if shortest else ahead
-
-
-@kernel
-def _same_cells(cells, known):
-    for i in range(cells.shape[0]):  # noqa: SIM110 (a plain loop for numba)
-        if cells[i] != known[i]:
-            return False
-    return True
 
 
 @kernel

@@ -25,7 +25,10 @@ import numpy as np
 
 from engine.jit import kernel
 from engine.logic.state import (
+    C_OVERFLOW,
+    C_STEPS,
     FRANKEN_FISH,
+    MAX_FRANKEN,
     MUTANT_FISH,
     U0,
     add_proof,
@@ -36,11 +39,11 @@ from engine.logic.state import (
     lowest_bit,
     mark,
     popcount,
+    same_cells,
 )
 
 MAX_FINS = 4
 MAX_ENDO_FINS = 2
-MAX_FRANKEN = 4  # the largest fish the rungs search (jellyfish), as HoDoKu's solver
 #: A step's detail: its size, plus FINNED when it has fins (for its display name).
 FINNED = 8
 ROWS, COLUMNS, BOXES = 1, 2, 4  # unit kinds as bits (a unit's kind is its index // n)
@@ -48,9 +51,20 @@ ALL_KINDS = ROWS | COLUMNS | BOXES
 
 
 @kernel
-def find_franken_fish(cand, pos, T, rec, k, mutant, finned):
+def search_index(k, mutant, finned):
+    """The row of ``WorkArrays.fish_cells`` that the search for these fish keeps."""
+    return (2 * mutant + finned) * (MAX_FRANKEN - 1) + k - 2
+
+
+@kernel
+def find_franken_fish(cand, pos, T, rec, k, mutant, finned, fruitless):
     """Record every Franken (or, with ``mutant``, mutant) fish of size ``k``: with ``finned``
-    those with fins, else those without (HoDoKu takes every size of the basic ones first)."""
+    those with fins, else those without (HoDoKu takes every size of the basic ones first).
+
+    A digit's fish depend on its own open cells alone (and the grid's units), so the search
+    skips a digit whose cells equal ``fruitless[d]``, the cells with which this search last
+    found nothing for it, and keeps them there when it finds nothing again (the pass loop's
+    ``WorkArrays.fish_cells[search_index(k, mutant, finned)]``; zeros: nothing known)."""
     units, peer_bits = T.units, T.peer_bits
     n = units.shape[1]
     nunits, words = units.shape[0], peer_bits.shape[1]
@@ -83,6 +97,9 @@ def find_franken_fish(cand, pos, T, rec, k, mutant, finned):
                 cells[u, cell >> 6] |= bit(cell & 63)
             for w in range(words):
                 anywhere[w] |= cells[u, w]
+        if same_cells(anywhere, fruitless[d]):
+            continue
+        steps = rec.counts[C_STEPS]
         for orientation in range(1 if mutant else 2):
             # Franken: rows and boxes covered by columns and boxes, or the other way round
             base_kinds = ALL_KINDS if mutant else (ROWS << orientation) | BOXES
@@ -134,6 +151,8 @@ def find_franken_fish(cand, pos, T, rec, k, mutant, finned):
                     scratch,
                 )
                 choice[depth] += 1
+        if rec.counts[C_STEPS] == steps and rec.counts[C_OVERFLOW] == 0:
+            fruitless[d, :] = anywhere
 
 
 @kernel

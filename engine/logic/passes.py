@@ -45,7 +45,7 @@ from engine.logic.chains import (
 from engine.logic.colouring import find_colouring
 from engine.logic.fish import find_finned_fish, find_fish
 from engine.logic.forcing import find_forcing
-from engine.logic.franken import MAX_FRANKEN, find_franken_fish
+from engine.logic.franken import find_franken_fish, search_index
 from engine.logic.group_chains import find_als, find_grouped
 from engine.logic.intersections import find_locked
 from engine.logic.killer import (
@@ -97,6 +97,7 @@ from engine.logic.state import (
     JELLYFISH,
     LOCKED_CLAIMING,
     LOCKED_POINTING,
+    MAX_FRANKEN,
     MULTIPLE_FORCING_CHAIN,
     MUTANT_FISH,
     NAKED_PAIR,
@@ -581,7 +582,9 @@ def run_person_rung(rung, cand, placed, pos, T, enabled, rec, work):
             for finned in (False, True):
                 for size in range(2, MAX_FRANKEN + 1):
                     if rec.counts[C_STEPS] == first:
-                        find_franken_fish(cand, pos, T, rec, size, rung == MUTANT_FISH, finned)
+                        mutant = rung == MUTANT_FISH
+                        fruitless = work.fish_cells[search_index(size, mutant, finned)]
+                        find_franken_fish(cand, pos, T, rec, size, mutant, finned, fruitless)
         return
     run_rung(rung, cand, placed, pos, T, enabled, rec, work)
 

@@ -174,6 +174,11 @@ STEP_COLUMNS = 8
 C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
 
 
+MAX_FRANKEN = 4  # the largest Franken or mutant fish the rungs search (jellyfish), as HoDoKu's
+#: The Franken and mutant fish searches: either kind, with or without fins, of sizes 2 to 4.
+FISH_SEARCHES = 2 * 2 * (MAX_FRANKEN - 1)
+
+
 class WorkArrays(NamedTuple):
     """The pass loop's work arrays, per cell."""
 
@@ -185,15 +190,29 @@ class WorkArrays(NamedTuple):
     # the length up to which no X-chain refuted anything (``engine.logic.chains``)
     chain_cells: np.ndarray  # uint64 (n, words)
     chain_clear: np.ndarray  # int64 (n,)
+    # per Franken or mutant fish search (``engine.logic.franken.search_index``) and digit, the
+    # digit's open cells when that search last found nothing there
+    fish_cells: np.ndarray  # uint64 (FISH_SEARCHES, n, words)
 
 
 def new_work(ncells: int) -> WorkArrays:
     """Zeroed work arrays for a grid of ``ncells`` cells."""
     arrays = {name: np.zeros(ncells, dtype=np.int32) for name in WorkArrays._fields}
     n = math.isqrt(ncells)
-    arrays["chain_cells"] = np.zeros((n, (ncells + 63) // 64), dtype=np.uint64)
+    words = (ncells + 63) // 64
+    arrays["chain_cells"] = np.zeros((n, words), dtype=np.uint64)
     arrays["chain_clear"] = np.zeros(n, dtype=np.int64)
+    arrays["fish_cells"] = np.zeros((FISH_SEARCHES, n, words), dtype=np.uint64)
     return WorkArrays(**arrays)
+
+
+@kernel
+def same_cells(cells, known):
+    """True when two bit sets of cells (arrays of words) are equal."""
+    for i in range(cells.shape[0]):  # noqa: SIM110 (a plain loop for numba)
+        if cells[i] != known[i]:
+            return False
+    return True
 
 
 @kernel

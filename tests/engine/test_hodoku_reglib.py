@@ -95,7 +95,8 @@ LARGE_FISH = {"0363": 5, "0364": 6}
 def large_fish(space, cand: np.ndarray, placed: np.ndarray, size: int) -> tuple:
     build_layers(cand, placed, space.T, space.pos)
     space.rec.counts[:] = 0
-    find_franken_fish(cand, space.pos, space.T, space.rec, size, True, True)
+    nothing_known = np.zeros_like(space.work.fish_cells[0])
+    find_franken_fish(cand, space.pos, space.T, space.rec, size, True, True, nothing_known)
     return space._record().all_steps()
 
 

@@ -174,7 +174,7 @@ STEP_COLUMNS = 8
 C_STEPS, C_PROOF, C_EFFECTS, C_OVERFLOW = range(4)
 
 
-MAX_FRANKEN = 4  # the largest Franken or mutant fish the rungs search (jellyfish), as HoDoKu's
+MAX_FRANKEN = 4  # the largest Franken or mutant fish the rungs search (jellyfish), as HoDoKu
 #: The Franken and mutant fish searches: either kind, with or without fins, of sizes 2 to 4.
 FISH_SEARCHES = 2 * 2 * (MAX_FRANKEN - 1)
 

@@ -34,9 +34,8 @@ from engine.logic.passes import (
     NO_CELLS,
     RUNG_ARRAY,
     SOLVED,
-    pass_loop,
-    run_core_rung,
-    run_rung,
+    solve_core_passes,
+    solve_passes,
     workspace,
 )
 from engine.logic.state import (
@@ -175,22 +174,22 @@ class Columns(NamedTuple):
 @kernel
 def _grade_batch(puzzles, logic, tables, buffers, out):
     """Every row through the whole ladder (``_grade_rows``)."""
-    _grade_rows(puzzles, logic, tables, buffers, out, run_rung, _unique_within_budget)
+    _grade_rows(puzzles, logic, tables, buffers, out, solve_passes, _unique_within_budget)
 
 
 @kernel
 def _grade_core_batch(puzzles, logic, tables, buffers, out):
     """Every row through the core rungs only (``logic.rungs`` must be CORE_RUNG_ARRAY): a row it
     does not settle is left for ``_grade_batch``."""
-    _grade_rows(puzzles, logic, tables, buffers, out, run_core_rung, _not_counted)
+    _grade_rows(puzzles, logic, tables, buffers, out, solve_core_passes, _not_counted)
 
 
 @kernel(inline="always")
-def _grade_rows(puzzles, logic, tables, buffers, out, dispatch, unique):
+def _grade_rows(puzzles, logic, tables, buffers, out, solve, unique):
     """Every row through ``_grade_row``, timed by the cycle counter."""
     for i in range(puzzles.shape[0]):
         start = clock()
-        out.fast[i] = _grade_row(puzzles[i], i, logic, tables, buffers, out, dispatch, unique)
+        out.fast[i] = _grade_row(puzzles[i], i, logic, tables, buffers, out, solve, unique)
         out.cycles[i] = clock() - start
 
 
@@ -209,12 +208,13 @@ def _not_counted(values, tables, buffers, solutions):
 
 
 @kernel(inline="always")
-def _grade_row(values, i, logic, tables, buffers, out, dispatch, unique):
-    """The pass loop (rungs run by ``dispatch``) and the rating for row ``i``; True where that
-    settles it: logic solved it, and any step that assumes uniqueness (unique rectangle, BUG+1)
-    was justified by ``unique``."""
+def _grade_row(values, i, logic, tables, buffers, out, solve, unique):
+    """The pass loop (``solve``: ``solve_passes`` or ``solve_core_passes``) and the rating for
+    row ``i``; True where that settles it: logic solved it, and any step that assumes uniqueness
+    (unique rectangle, BUG+1) was justified by ``unique``. The loop is called, not inlined: a
+    kernel that inlines it types and optimises the whole ladder again (10 s on a new machine)."""
     rec, placed = logic.rec, logic.placed
-    result, passes = pass_loop(
+    result, passes = solve(
         values,
         logic.full,
         logic.T,
@@ -226,8 +226,6 @@ def _grade_row(values, i, logic, tables, buffers, out, dispatch, unique):
         logic.pos,
         rec,
         logic.work,
-        dispatch,
-        True,
         NO_CELLS,
     )
     if result != SOLVED:

@@ -771,6 +771,30 @@ def solve_passes(values, full, T, enabled, rungs, cand, placed, solved_pass, pos
 
 
 @kernel
+def solve_core_passes(
+    values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, until
+):
+    """:func:`solve_passes` on the core rungs only (``rungs`` must be ``CORE_RUNG_ARRAY``): a
+    kernel that compiles in seconds on a new machine (it links only the core finders)."""
+    return pass_loop(
+        values,
+        full,
+        T,
+        enabled,
+        rungs,
+        cand,
+        placed,
+        solved_pass,
+        pos,
+        rec,
+        work,
+        run_core_rung,
+        True,
+        until,
+    )
+
+
+@kernel
 def solve_person_passes(
     values, full, T, enabled, rungs, cand, placed, solved_pass, pos, rec, work, until
 ):

@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import engine
+from engine.logic.passes import solve_passes
 from engine.logic.singles import find_singles
 from engine.numba_internals import cache_folder as engine_cache_folder
 from pipeline.prepare import (
@@ -150,19 +151,17 @@ def test_no_command_compiles_once_the_engine_is_prepared(tmp_path: Path) -> None
 HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 
 
-def seed_finders(cache: Path) -> list[str]:
-    """Copy the prepared machine's compiled finders (every ``find_*`` kernel's cache files)
-    into the empty cache ``cache``, where numba looks for them under it; returns their names.
+def seed(cache: Path, kernels: str) -> list[str]:
+    """Copy the prepared machine's compiled ``kernels`` (a glob of numba's cache files in the
+    folder of ``engine/logic``) into the kernel cache ``cache``, where numba looks for them under
+    it; returns the data files' names (one per compiled entry).
 
     `pipeline prepare`, which the set-up commands run before the tests, compiled them on this
-    machine, split between its helper lane (``engine.warmup.PARTS``) and the pass loop: a finder
-    called with other argument types by one than the other holds a second entry there. The
-    finders are most of the grader's compiling (about two minutes of the three): seeded, this
-    test compiles the counter and both pass loops from nothing in about a minute."""
-    prepared = sorted(engine_cache_folder(find_singles).glob("*.find_*.nb[ci]"))
-    assert prepared, "pipeline prepare has not compiled the finders here"
+    machine with the engine's sources as they are (numba's cache keys them by those)."""
+    prepared = sorted(engine_cache_folder(find_singles).glob(kernels))
+    assert prepared, f"pipeline prepare has not compiled {kernels} here"
     where = subprocess.run(
-        [sys.executable, "-c", FINDERS_FOLDER],
+        [sys.executable, "-c", LOGIC_FOLDER],
         capture_output=True,
         text=True,
         env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
@@ -173,14 +172,27 @@ def seed_finders(cache: Path) -> list[str]:
     folder.mkdir(parents=True, exist_ok=True)  # numba makes it when asked
     for path in prepared:
         shutil.copy2(path, folder / path.name)
-    return sorted(path.name for path in prepared if path.suffix == ".nbc")
+    return compiled(folder, kernels)
 
 
-#: Where numba caches the finders (engine/logic) under the ``NUMBA_CACHE_DIR`` it is given.
-FINDERS_FOLDER = (
+def compiled(cache: Path, kernels: str) -> list[str]:
+    """The data files (one per compiled entry) of numba's cache files ``kernels`` under
+    ``cache``."""
+    return sorted(path.name for path in cache.rglob(kernels) if path.suffix == ".nbc")
+
+
+#: Where numba caches the kernels of engine/logic under the ``NUMBA_CACHE_DIR`` it is given.
+LOGIC_FOLDER = (
     "from engine.numba_internals import cache_folder; "
     "from engine.logic.singles import find_singles; print(cache_folder(find_singles))"
 )
+#: Every finder of the ladders: about two minutes of the grader's three minutes of compiling.
+#: The prepared machine compiled them split between `pipeline prepare`'s helper lane
+#: (``engine.warmup.PARTS``) and the pass loop: a finder that one typed otherwise than the other
+#: holds a second entry there.
+FINDERS = "*.find_*.nb[ci]"
+#: The whole ladder's pass loop, the grader's biggest kernel (20 s of compiling).
+WHOLE_LADDER = f"passes.{solve_passes.__name__}-*.nb[ci]"
 
 
 @pytest.mark.slow
@@ -194,11 +206,15 @@ def test_a_cold_machine_is_told_once_and_grades_on_the_core_rungs_first(tmp_path
        background process that ends with the command, unfinished;
     3. with a hard puzzle among them it waits for (and helps) the background process.
     Every grade writes the rows a prepared machine writes. The finders come compiled from the
-    prepared cache (:func:`seed_finders`), each with one entry: the helper lane and the pass
-    loop typed it alike there; and neither pass loop compiled here, core or whole, adds a
-    second one. (One cache for all three, so that each family compiles once here.)"""
+    prepared cache (:func:`seed`), each with one entry: the helper lane and the pass loop typed
+    it alike there; and neither pass loop compiled here, core or whole, adds a second one.
+    (One cache for all three, so that each family compiles once here.) Before 3, the whole
+    ladder's pass loop comes from the prepared cache too: the background process of 2 had it
+    nearly done when its command ended, and saves it or not by a few seconds; seeded, what 3
+    waits for is the same on every run (the rest of the grader family), and no kernel it
+    compiles types that pass loop anew."""
     cache = tmp_path / "cache"
-    finders = seed_finders(cache)
+    finders = seed(cache, FINDERS)
     assert not [name for name in finders if not name.endswith(".1.nbc")], finders
     cold = {"NUMBA_CACHE_DIR": str(cache)}
     source = puzzle_file(tmp_path / "one.parquet")
@@ -247,7 +263,9 @@ def test_a_cold_machine_is_told_once_and_grades_on_the_core_rungs_first(tmp_path
             stamps = {path.name for path in cache.rglob("*.stamp")}
             families = ("counter", "grader-core")  # verify's, and the core rungs'
             assert stamps == {f"sudoku-prepared-{f}-{machine_key()}.stamp" for f in families}
-    assert sorted(path.name for path in cache.rglob("*.find_*.nbc")) == finders
+            whole_ladder = seed(cache, WHOLE_LADDER)
+    assert compiled(cache, FINDERS) == finders
+    assert compiled(cache, WHOLE_LADDER) == whole_ladder
 
 
 class Terminal(io.StringIO):

@@ -12,7 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from pipeline.render import PrintOptions, render_book
+from pipeline.render.booklet import render_book
+from pipeline.render.options import PrintOptions
 from pipeline.render.sample import SampleSection, sample_book
 
 TARGET_SECONDS = 30.0

@@ -20,8 +20,14 @@ from dataclasses import dataclass
 from engine.dig import SYMMETRIES
 from engine.tiers import TIERS
 from pipeline.render.book import LAYOUTS
-from pipeline.render.cover import DEFAULT_ACCENT, DEFAULT_BACKGROUND, PAPERS
-from pipeline.render.options import BINDINGS, IMPOSITIONS, TRIMS
+from pipeline.render.options import (
+    BINDINGS,
+    DEFAULT_ACCENT,
+    DEFAULT_BACKGROUND,
+    IMPOSITIONS,
+    PAPERS,
+    TRIMS,
+)
 
 BACKENDS = ("loky", "dask")
 ALL_CORES = -1  # n_jobs: one worker per core

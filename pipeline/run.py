@@ -51,15 +51,10 @@ from pipeline.recipe import (
     bands_table,
     recipe_hash,
 )
-from pipeline.render import (
-    Book,
-    PrintOptions,
-    Section,
-    cover_path,
-    puzzle_from_row,
-    render_book,
-    render_cover,
-)
+from pipeline.render.book import Book, Section, puzzle_from_row
+from pipeline.render.booklet import render_book
+from pipeline.render.cover import cover_path, render_cover
+from pipeline.render.options import PrintOptions
 from pipeline.store import (
     BOOK_SECTIONS_KEY,
     CHUNKS,

@@ -33,7 +33,7 @@ from pipeline.daily import today
 from pipeline.formats.writers import atomic_path
 from pipeline.recipe import Recipe, SyndicationSpec
 from pipeline.recipe_schema import POINTS_PER_UNIT
-from pipeline.render import BookPuzzle, puzzle_from_row
+from pipeline.render.book import BookPuzzle, puzzle_from_row
 from pipeline.render.fonts import fonts
 from pipeline.render.grid import (
     FILLED_GREY,

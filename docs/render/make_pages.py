@@ -21,8 +21,11 @@ from pathlib import Path
 import pypdfium2
 
 from pipeline.recipe import load_recipe, parse_recipe, with_overrides
-from pipeline.render import Book, CoverOptions, PrintOptions, render_book, render_cover
+from pipeline.render.book import Book
+from pipeline.render.booklet import render_book
+from pipeline.render.cover import CoverOptions, render_cover
 from pipeline.render.hints import HINTS_HEADING, WORKED_HEADING
+from pipeline.render.options import PrintOptions
 from pipeline.render.sample import SampleSection, sample_book
 from pipeline.run import REPORT_HTML_FILE, run_book
 

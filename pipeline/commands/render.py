@@ -70,17 +70,16 @@ def render(
     from pipeline.prepare import EXPLAIN, prepare_engine
     from pipeline.puzzle_files import read_puzzle_rows
     from pipeline.recipe import load_recipe
-    from pipeline.render import (
-        BookError,
+    from pipeline.render.book import BookError, book_from_rows
+    from pipeline.render.booklet import render_book
+    from pipeline.render.cover import (
         CoverError,
         CoverOptions,
-        PrintOptions,
-        book_from_rows,
+        check_binding,
         cover_path,
-        render_book,
         render_cover,
     )
-    from pipeline.render.cover import check_binding
+    from pipeline.render.options import PrintOptions
     from pipeline.render.page import PERFECT, SADDLE_STITCH
 
     refuse_overwrite(output, puzzles)

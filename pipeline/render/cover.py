@@ -40,13 +40,16 @@ from pipeline.formats.writers import atomic_path
 from pipeline.render.book import Book, BookPuzzle
 from pipeline.render.fonts import Fonts, check_text, fonts
 from pipeline.render.grid import GridFlowable
-from pipeline.render.options import PrintOptions
+from pipeline.render.options import (
+    DEFAULT_ACCENT,
+    DEFAULT_BACKGROUND,
+    PAPER_INCHES,
+    PAPERS,
+    PrintOptions,
+)
 from pipeline.render.page import MAX_PAGES, MIN_PAGES, PERFECT, Box
 from pipeline.render.pages import paragraph_text, plural
 
-#: Paper thickness per page, inches (KDP's spine-width table).
-PAPER_INCHES = {"white": 0.002252, "cream": 0.0025, "colour": 0.002347}
-PAPERS = tuple(PAPER_INCHES)
 COVER_BLEED = 0.125 * inch  # on every outside edge
 SAFE_MARGIN = 0.125 * inch  # inside the trim and the folds, front and back
 SPINE_MARGIN = 0.0625 * inch  # inside each fold, on the spine
@@ -69,8 +72,6 @@ FRONT_GRID_SHARE = 0.85  # widest a grid's card may be, as a share of the design
 BACK_GRID_SHARE = 0.8
 GAP = 0.25 * inch  # between blocks
 
-DEFAULT_BACKGROUND = "#1d4a6b"  # deep blue: C73 M31 Y0 K58
-DEFAULT_ACCENT = "#ffcc33"  # warm yellow: C0 M20 Y80 K0
 WHITE = CMYKColor(0, 0, 0, 0, alpha=None)
 BLACK = CMYKColor(0, 0, 0, 1, alpha=None)
 LIGHT_GROUND = 0.55  # on a ground lighter than this (0 black .. 1 white) text is black

@@ -20,6 +20,12 @@ MAX_ANSWERS_PER_PAGE = 16
 # Custom trims: anything a desktop printer or a print service might take.
 MIN_TRIM_INCHES = 3.0
 MAX_TRIM_INCHES = 20.0
+#: A cover's paper: thickness per page, inches (KDP's spine-width table).
+PAPER_INCHES = {"white": 0.002252, "cream": 0.0025, "colour": 0.002347}
+PAPERS = tuple(PAPER_INCHES)
+#: A cover's colours where the recipe names none.
+DEFAULT_BACKGROUND = "#1d4a6b"  # deep blue: C73 M31 Y0 K58
+DEFAULT_ACCENT = "#ffcc33"  # warm yellow: C0 M20 Y80 K0
 
 
 class PrintOptionError(UserError):

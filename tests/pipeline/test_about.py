@@ -18,8 +18,9 @@ from engine import TECHNIQUE_NAMES, TECHNIQUES
 from pipeline.about import LOOK_UP, SINGLES, SKILLS, about_text
 from pipeline.cli import app
 from pipeline.recipe import load_recipe
-from pipeline.render import PrintOptions, render_book
 from pipeline.render.book import book_from_rows
+from pipeline.render.booklet import render_book
+from pipeline.render.options import PrintOptions
 from pipeline.store import read_rows
 from tests.helpers import runner
 

@@ -17,15 +17,18 @@ from pypdf.generic import ContentStream
 from reportlab.lib.units import inch
 
 from pipeline.recipe import RecipeError, parse_recipe
-from pipeline.render import (
+from pipeline.render.cover import (
     CoverError,
+    CoverGeometry,
     CoverOptionError,
     CoverOptions,
-    PrintOptions,
-    UnsupportedText,
+    cmyk,
+    default_back_text,
+    default_subtitle,
     render_cover,
 )
-from pipeline.render.cover import CoverGeometry, cmyk, default_back_text, default_subtitle
+from pipeline.render.fonts import UnsupportedText
+from pipeline.render.options import PrintOptions
 from pipeline.render.sample import SampleSection, sample_book
 from pipeline.store import MANIFEST_FILE
 from tests.helpers import invoke, one_error_line, small_recipe

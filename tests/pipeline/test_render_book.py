@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from pipeline.render import Book, BookError, BookPuzzle, Section, book_from_rows
+from pipeline.render.book import Book, BookError, BookPuzzle, Section, book_from_rows
 from pipeline.render.fonts import UnsupportedText, check_text
 
 SOLUTION = engine.random_grid(9, seed=11)

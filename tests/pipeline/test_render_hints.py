@@ -15,8 +15,10 @@ import engine
 from engine.path import PathStep
 from pipeline.explain import Explanation, explain, first_hint
 from pipeline.recipe import RecipeError, parse_recipe
-from pipeline.render import Book, BookPuzzle, PrintOptions, Section, render_book
+from pipeline.render.book import Book, BookPuzzle, Section
+from pipeline.render.booklet import render_book
 from pipeline.render.hints import HINTS_HEADING, SINGLES_ONLY, WORKED_HEADING, worked_lines
+from pipeline.render.options import PrintOptions
 from pipeline.render.sample import SampleSection, sample_book
 
 PLACEMENT = re.compile(r"\br(\d)c(\d)=(\d)")

@@ -9,8 +9,9 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from pipeline.render import PrintOptions, render_book
+from pipeline.render.booklet import render_book
 from pipeline.render.grid import CAGE_FAINT, cage_inset
+from pipeline.render.options import PrintOptions
 from pipeline.render.sample import SampleSection, sample_book
 from pipeline.render.variants import cage_outlines
 from tests.printed import grid_frames

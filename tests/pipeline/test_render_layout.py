@@ -15,10 +15,10 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, Spacer
 
 from pipeline.recipe import RecipeError, parse_recipe
-from pipeline.render import PrintOptions, UnreadableLayout, render_book
-from pipeline.render.booklet import _flow
+from pipeline.render.booklet import UnreadableLayout, _flow, render_book
 from pipeline.render.fonts import fonts
 from pipeline.render.grid import FILLED_GREY, PASS_SHADES
+from pipeline.render.options import PrintOptions
 from pipeline.render.page import Box
 from pipeline.render.pages import Styles
 from pipeline.render.sample import SampleSection, sample_book

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from reportlab.lib.units import inch, mm
 
-from pipeline.render import PrintOptionError, PrintOptions
 from pipeline.render.imposition import ImpositionError, saddle_stitch_sides
+from pipeline.render.options import PrintOptionError, PrintOptions
 from pipeline.render.page import (
     BLEED_OUTSIDE,
     MAX_PAGES,

@@ -21,18 +21,11 @@ from pypdf import PdfReader
 from reportlab.lib.units import inch
 
 import engine
-from pipeline.render import (
-    Book,
-    BookError,
-    BookPuzzle,
-    PrintOptions,
-    RenderResult,
-    Section,
-    UnreadableLayout,
-    UnsupportedText,
-    render_book,
-)
+from pipeline.render.book import Book, BookError, BookPuzzle, Section
+from pipeline.render.booklet import RenderResult, UnreadableLayout, render_book
+from pipeline.render.fonts import UnsupportedText
 from pipeline.render.imposition import MARK_LENGTH, MARK_OFFSET, SLUG
+from pipeline.render.options import PrintOptions
 from pipeline.render.page import (
     BLEED_HEIGHT,
     BLEED_OUTSIDE,

@@ -19,20 +19,12 @@ import pytest
 from engine.geometry import VARIANT_RULES, geometry
 from engine.solver import count_grid
 from engine.text import parse
-from pipeline.render import (
-    Book,
-    BookError,
-    BookPuzzle,
-    PrintOptionError,
-    PrintOptions,
-    Section,
-    puzzle_from_row,
-    render_book,
-    render_cover,
-)
-from pipeline.render.cover import CoverOptions
+from pipeline.render.book import Book, BookError, BookPuzzle, Section, puzzle_from_row
+from pipeline.render.booklet import render_book
+from pipeline.render.cover import CoverOptions, render_cover
 from pipeline.render.grid import FILLED_GREY, PASS_SHADES
 from pipeline.render.hints import WORKED_HEADING
+from pipeline.render.options import PrintOptionError, PrintOptions
 from pipeline.render.sample import SampleSection, sample_book, sample_puzzle
 from pipeline.render.variants import region_tints
 from tests.helpers import invoke

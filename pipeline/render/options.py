@@ -1,4 +1,5 @@
-"""How a book is printed: trim, bleed, binding, imposition and the answer key, validated up front.
+"""How a book is printed: trim, bleed, binding, imposition and the answer key, validated up front
+(and the cover's paper and colours, which a recipe checks without loading the cover's layout).
 
 A recipe's ``[print]`` table maps onto :class:`PrintOptions` field by field; a bad value raises
 :class:`PrintOptionError` naming the field, so the recipe or the CLI can say which key to fix.

@@ -1,10 +1,11 @@
 """Everything the engine takes from numba beyond its public API, in one place.
 
 numba documents its decorators, ``numba.config`` and what its cache does, not the objects that do
-it. The engine needs three things no public API offers: calls between kernels typed without
-literal constants (``engine.jit``), cache entries that change with every engine file and an
-unreadable cache index read as stale (``engine.kernel_cache``), and the folder numba caches a
-kernel in (``pipeline.prepare``). Each function below says which attribute it relies on, what
+it. The engine needs four things no public API offers: calls between kernels typed without
+literal constants and no reference counting of a caller's arrays where a callee may raise
+(``engine.jit``), cache entries that change with every engine file and an unreadable cache index
+read as stale (``engine.kernel_cache``), and the folder numba caches a kernel in
+(``pipeline.prepare``). Each function below says which attribute it relies on, what
 that attribute must do, and why nothing public does the job. The CPU description numba keys its
 cached code on does come from public functions; it is here so that the pipeline asks this module,
 not numba.
@@ -22,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import llvmlite.binding as llvm
+from llvmlite import ir
 from numba import config, types
-from numba.core import caching
+from numba.core import caching, callconv
 
 #: Each internal relied on: the module that holds it and the attribute's path in that module.
 RELIED_ON = (
@@ -32,6 +34,10 @@ RELIED_ON = (
     ("numba.core.caching", "CacheImpl._locator_classes"),
     ("numba.core.caching", "_SourceFileBackedLocatorMixin"),
     ("numba.core.caching", "IndexDataCacheFile._load_index"),
+    ("numba.core.callconv", "CPUCallConv.return_status_propagate"),
+    ("numba.core.callconv", "CPUCallConv.check_try_status"),
+    ("numba.core.callconv", "CPUCallConv._get_excinfo_argument"),
+    ("numba.core.callconv", "CPUCallConv._return_errcode_raw"),
 )
 #: What a source-file cache locator subclass overrides or calls (``_CacheLocator``'s interface;
 #: numba's developer notes, "Cache Locators", describe the locators).
@@ -86,6 +92,43 @@ def type_calls_without_literals(dispatcher: Any) -> None:
         return call_template(tuple(types.unliteral(arg) for arg in args), plain)
 
     dispatcher.get_call_template = plain_call_template
+
+
+#: The metadata numba puts on the store of an exception it raises; llvmlite's reference-count
+#: pruner (the RefPrune pass's "fanout_raise" part) takes a block holding one for a raise.
+EXCEPTION_OUTPUT = "numba_exception_output"
+
+
+def prune_refcounts_where_a_callee_raises() -> None:
+    """Let numba's reference-count pruner take a callee's exception, passed on, for a raise.
+
+    A kernel holds a reference to each array it takes, got on entry and given back on return:
+    an atomic add and subtract each. The pruner drops the pair when every path from entry gives
+    it back or raises. A kernel that calls another (not inlined) also returns by passing the
+    callee's exception on, which numba does not mark as a raise, so there the pairs stayed.
+
+    Marked here as numba marks its own raises (either kind of exit leaks what it holds, as
+    numba's raises do), with an atomic store, which LLVM does not merge with the normal return's
+    store (a merge drops the mark). Relies on: ``CPUCallConv.return_status_propagate(builder,
+    status)`` stores the callee's ``status.excinfoptr`` in the caller's excinfo argument
+    (``_get_excinfo_argument``) and returns ``status.code`` unless inside a ``try``
+    (``check_try_status``). Nothing public does it: numba has no option for it.
+    """
+    convention = callconv.CPUCallConv
+    original = convention.return_status_propagate
+    if hasattr(original, "numba_original"):
+        return
+
+    def return_status_propagate(self: Any, builder: Any, status: Any) -> None:
+        in_try = self.check_try_status(builder).in_try
+        excinfo = self._get_excinfo_argument(builder.function)
+        store = builder.store_atomic(status.excinfoptr, excinfo, "monotonic", 8)
+        store.set_metadata(EXCEPTION_OUTPUT, builder.module.add_metadata([ir.IntType(1)(1)]))
+        with builder.if_then(builder.not_(in_try)):
+            self._return_errcode_raw(builder, status.code)
+
+    return_status_propagate.numba_original = original  # type: ignore[attr-defined]
+    convention.return_status_propagate = return_status_propagate
 
 
 def cache_folder(dispatcher: Any) -> Path:

@@ -623,7 +623,8 @@ def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
                     _drop(pos, T, p, b)
                     if cand[p] == U0:
                         return False
-            if not _clear_cage_mates(cand, placed, pos, T, cell, b):
+            killer = T.cage_total.shape[0] > 0  # asked here: a call costs its arguments' refcounts
+            if killer and not _clear_cage_mates(cand, placed, pos, T, cell, b):
                 return False
         elif cand[cell] & b:
             cand[cell] &= ~b
@@ -637,9 +638,7 @@ def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
 @kernel
 def _clear_cage_mates(cand, placed, pos, T, cell, b):
     """A Killer's placed digit leaves the open cells of its cage (those outside the cell's units
-    too); False when one is left empty. Nothing to do on other grids."""
-    if T.cage_total.shape[0] == 0:
-        return True
+    too); False when one is left empty."""
     c = T.cage_of[cell]
     for i in range(T.cage_cells.shape[1]):
         p = T.cage_cells[c, i]

@@ -9,8 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from numba import njit
+from numba.core import callconv
 
 import engine
 from engine.numba_internals import (
@@ -63,6 +65,46 @@ def test_a_kernel_called_with_constants_compiles_once_per_type(plain: bool, comp
     callee, caller = callee_and_caller(plain)
     assert caller() == 47
     assert len(callee.signatures) == compiled
+
+
+def refcounts_kept(marked: bool) -> int:
+    """The reference-count calls left in the body of a fresh kernel that takes two arrays and
+    calls a kernel that can raise (too large for LLVM to inline), compiled with the callee's
+    exception passed on marked as a raise (the engine's setting) or as numba leaves it."""
+
+    @njit
+    def callee(values, n):
+        total = 0
+        for i in range(values.shape[0]):
+            for j in range(values.shape[0]):
+                total += (values[i] * 7 + j) % n  # a modulo by zero raises
+                values[j] ^= total
+                if total > 1000:
+                    total -= values[(i + j) % n]
+        return total
+
+    @njit
+    def caller(values, others):
+        total = callee(values, values.shape[0])
+        for i in range(others.shape[0]):
+            others[i] += total
+        return total
+
+    with pytest.MonkeyPatch.context() as patch:
+        if not marked:
+            marking = callconv.CPUCallConv.return_status_propagate
+            patch.setattr(callconv.CPUCallConv, "return_status_propagate", marking.numba_original)
+        caller(np.arange(10), np.arange(10))
+    (library,) = [result.library for result in caller.overloads.values()]
+    body = library.get_llvm_str().split("\ndefine ")[1].split("\n}\n")[0]
+    return body.count("@NRT_incref(") + body.count("@NRT_decref(")
+
+
+def test_a_kernel_calling_another_keeps_no_refcounts_on_its_arguments() -> None:
+    """Marked, the caller's arguments cost nothing; left as numba has it, each keeps an atomic
+    increment and decrement (a numba that prunes them itself fails here: drop the marking)."""
+    assert refcounts_kept(marked=True) == 0
+    assert refcounts_kept(marked=False) == 4
 
 
 def test_the_cache_folder_holds_the_kernels_index() -> None:

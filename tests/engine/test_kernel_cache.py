@@ -56,12 +56,19 @@ def ask():
 
 def engine_copy(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """A copy of the engine under ``tmp_path`` and the environment that imports it, with a cache
-    of its own."""
+    of its own and no bytecode: a probe file rewritten within the same second at the same size
+    would be imported from its old bytecode (Python checks a source's whole-second mtime and
+    size), and its kernel compiled afresh against the old module."""
     copy = tmp_path / "engine"
     shutil.copytree(
         Path(engine.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__")
     )
-    env = {**os.environ, "PYTHONPATH": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(tmp_path),
+        "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
     return copy, env
 
 
@@ -79,11 +86,17 @@ def answer(tmp_path: Path, env: dict[str, str], module: str) -> str:
 
 
 def test_a_change_in_a_callees_file_recompiles_its_callers(tmp_path: Path) -> None:
+    """Even when the callee's file keeps its size and modification time (an edit within the
+    same second), which numba's own stamp would not notice."""
     copy, env = engine_copy(tmp_path)
     (copy / "probe_caller.py").write_text(CALLER)
+    callee = copy / "probe_callee.py"
     answers = []
     for value in (1, 2):
-        (copy / "probe_callee.py").write_text(CALLEE.format(value=value))
+        stamp = callee.stat().st_mtime_ns if callee.exists() else None
+        callee.write_text(CALLEE.format(value=value))
+        if stamp is not None:
+            os.utime(callee, ns=(stamp, stamp))
         answers.append(answer(tmp_path, env, "probe_caller"))
     assert answers == ["1", "2"]
     assert any((tmp_path / "cache").rglob("*.nbi"))  # the kernels were cached, not just run

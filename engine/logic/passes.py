@@ -600,6 +600,7 @@ def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
     """
     effects, counts = rec.effects, rec.counts
     units, cell_units = T.units, T.cell_units
+    killer = T.cage_total.shape[0] > 0  # asked once: a call costs its arguments' refcounts
     for i in range(first, counts[C_EFFECTS]):
         cell, digit = effects[i, 0], effects[i, 1]
         b = bit(digit)
@@ -623,7 +624,6 @@ def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
                     _drop(pos, T, p, b)
                     if cand[p] == U0:
                         return False
-            killer = T.cage_total.shape[0] > 0  # asked here: a call costs its arguments' refcounts
             if killer and not _clear_cage_mates(cand, placed, pos, T, cell, b):
                 return False
         elif cand[cell] & b:

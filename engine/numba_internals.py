@@ -2,13 +2,12 @@
 
 numba documents its decorators, ``numba.config`` and what its cache does, not the objects that do
 it. The engine needs four things no public API offers: calls between kernels typed without
-literal constants and no reference counting of a caller's arrays where a callee may raise
-(``engine.jit``), cache entries that change with every engine file and an unreadable cache index
-read as stale (``engine.kernel_cache``), and the folder numba caches a kernel in
-(``pipeline.prepare``). Each function below says which attribute it relies on, what
-that attribute must do, and why nothing public does the job. The CPU description numba keys its
-cached code on does come from public functions; it is here so that the pipeline asks this module,
-not numba.
+literal constants and no reference counting of the arrays a kernel borrows (``engine.jit``),
+cache entries that change with every engine file and an unreadable cache index read as stale
+(``engine.kernel_cache``), and the folder numba caches a kernel in (``pipeline.prepare``).
+Each function below says which attribute it relies on, what that attribute must do, and why
+nothing public does the job. The CPU description numba keys its cached code on does come from
+public functions; it is here so that the pipeline asks this module, not numba.
 
 :func:`missing_internals` names each attribute relied on that the installed numba lacks; a test
 asserts there is none, so a numba release that moves one fails there, by name (pyproject.toml
@@ -23,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import llvmlite.binding as llvm
-from llvmlite import ir
 from numba import config, types
-from numba.core import caching, callconv
+from numba.core import caching, codegen
+
+from engine.borrowed_refs import drop_borrowed_refcounts
 
 #: Each internal relied on: the module that holds it and the attribute's path in that module.
 RELIED_ON = (
@@ -34,10 +34,7 @@ RELIED_ON = (
     ("numba.core.caching", "CacheImpl._locator_classes"),
     ("numba.core.caching", "_SourceFileBackedLocatorMixin"),
     ("numba.core.caching", "IndexDataCacheFile._load_index"),
-    ("numba.core.callconv", "CPUCallConv.return_status_propagate"),
-    ("numba.core.callconv", "CPUCallConv.check_try_status"),
-    ("numba.core.callconv", "CPUCallConv._get_excinfo_argument"),
-    ("numba.core.callconv", "CPUCallConv._return_errcode_raw"),
+    ("numba.core.codegen", "CPUCodeLibrary._optimize_final_module"),
 )
 #: What a source-file cache locator subclass overrides or calls (``_CacheLocator``'s interface;
 #: numba's developer notes, "Cache Locators", describe the locators).
@@ -94,41 +91,38 @@ def type_calls_without_literals(dispatcher: Any) -> None:
     dispatcher.get_call_template = plain_call_template
 
 
-#: The metadata numba puts on the store of an exception it raises; llvmlite's reference-count
-#: pruner (the RefPrune pass's "fanout_raise" part) takes a block holding one for a raise.
-EXCEPTION_OUTPUT = "numba_exception_output"
+#: LLVM refuses to read back a local name longer than this (1,024 by default); numba's block
+#: labels carry the mangled names of the kernels inlined into them, which can be longer.
+LONGEST_LOCAL_NAME = 1 << 24
 
 
-def prune_refcounts_where_a_callee_raises() -> None:
-    """Let numba's reference-count pruner take a callee's exception, passed on, for a raise.
+def drop_borrowed_refcounts_when_compiling() -> None:
+    """Have every kernel compiled from now on leave out the counting of the arrays it borrows
+    (``engine.borrowed_refs``), after numba's own optimisation of its final module.
 
-    A kernel holds a reference to each array it takes, got on entry and given back on return:
-    an atomic add and subtract each. The pruner drops the pair when every path from entry gives
-    it back or raises. A kernel that calls another (not inlined) also returns by passing the
-    callee's exception on, which numba does not mark as a raise, so there the pairs stayed.
-
-    Marked here as numba marks its own raises (either kind of exit leaks what it holds, as
-    numba's raises do), with an atomic store, which LLVM does not merge with the normal return's
-    store (a merge drops the mark). Relies on: ``CPUCallConv.return_status_propagate(builder,
-    status)`` stores the callee's ``status.excinfoptr`` in the caller's excinfo argument
-    (``_get_excinfo_argument``) and returns ``status.code`` unless inside a ``try``
-    (``check_try_status``). Nothing public does it: numba has no option for it.
+    Relies on: ``CPUCodeLibrary._optimize_final_module(self)`` optimises ``self._final_module``
+    (an llvmlite ``ModuleRef`` holding the kernel and the kernels linked into it) in place, once
+    per library before its code is made, cached or linked into a caller; numba's own text-based
+    pruner (``remove_redundant_nrt_refct``) replaces ``_final_module`` there the same way.
+    Nothing public does it: numba's options turn its pruner's parts on or off, and that pruner
+    keeps the counting wherever its block-by-block matching fails (docs/compiling.md).
     """
-    convention = callconv.CPUCallConv
-    original = convention.return_status_propagate
-    if hasattr(original, "numba_original"):
+    library = codegen.CPUCodeLibrary
+    optimize = library._optimize_final_module
+    if hasattr(optimize, "numba_original"):
         return
+    llvm.set_option("", f"--non-global-value-max-name-size={LONGEST_LOCAL_NAME}")
 
-    def return_status_propagate(self: Any, builder: Any, status: Any) -> None:
-        in_try = self.check_try_status(builder).in_try
-        excinfo = self._get_excinfo_argument(builder.function)
-        store = builder.store_atomic(status.excinfoptr, excinfo, "monotonic", 8)
-        store.set_metadata(EXCEPTION_OUTPUT, builder.module.add_metadata([ir.IntType(1)(1)]))
-        with builder.if_then(builder.not_(in_try)):
-            self._return_errcode_raw(builder, status.code)
+    def optimize_then_drop(self: Any) -> None:
+        optimize(self)
+        text, dropped = drop_borrowed_refcounts(str(self._final_module))
+        if dropped:
+            module = llvm.parse_assembly(text)
+            module.name = self._final_module.name
+            self._final_module = module
 
-    return_status_propagate.numba_original = original  # type: ignore[attr-defined]
-    convention.return_status_propagate = return_status_propagate
+    optimize_then_drop.numba_original = optimize  # type: ignore[attr-defined]
+    library._optimize_final_module = optimize_then_drop
 
 
 def cache_folder(dispatcher: Any) -> Path:

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from numba import njit
-from numba.core import callconv
+from numba.core import codegen
 
 import engine
 from engine.numba_internals import (
@@ -67,10 +67,10 @@ def test_a_kernel_called_with_constants_compiles_once_per_type(plain: bool, comp
     assert len(callee.signatures) == compiled
 
 
-def refcounts_kept(marked: bool) -> int:
+def refcounts_kept(dropping: bool) -> int:
     """The reference-count calls left in the body of a fresh kernel that takes two arrays and
-    calls a kernel that can raise (too large for LLVM to inline), compiled with the callee's
-    exception passed on marked as a raise (the engine's setting) or as numba leaves it."""
+    calls a kernel that can raise (too large for LLVM to inline), compiled with the engine's
+    dropping of borrowed counts or as numba leaves it."""
 
     @njit
     def callee(values, n):
@@ -91,20 +91,21 @@ def refcounts_kept(marked: bool) -> int:
         return total
 
     with pytest.MonkeyPatch.context() as patch:
-        if not marked:
-            marking = callconv.CPUCallConv.return_status_propagate
-            patch.setattr(callconv.CPUCallConv, "return_status_propagate", marking.numba_original)
+        if not dropping:
+            optimize = codegen.CPUCodeLibrary._optimize_final_module
+            patch.setattr(codegen.CPUCodeLibrary, "_optimize_final_module", optimize.numba_original)
         caller(np.arange(10), np.arange(10))
     (library,) = [result.library for result in caller.overloads.values()]
     body = library.get_llvm_str().split("\ndefine ")[1].split("\n}\n")[0]
     return body.count("@NRT_incref(") + body.count("@NRT_decref(")
 
 
-def test_a_kernel_calling_another_keeps_no_refcounts_on_its_arguments() -> None:
-    """Marked, the caller's arguments cost nothing; left as numba has it, each keeps an atomic
-    increment and decrement (a numba that prunes them itself fails here: drop the marking)."""
-    assert refcounts_kept(marked=True) == 0
-    assert refcounts_kept(marked=False) == 4
+def test_a_kernel_keeps_no_refcounts_on_the_arrays_it_borrows() -> None:
+    """With the engine's setting the caller's arguments cost nothing; as numba has it, each
+    keeps an atomic increment and decrement (a numba that drops them itself fails here: drop
+    ``drop_borrowed_refcounts_when_compiling``)."""
+    assert refcounts_kept(dropping=True) == 0
+    assert refcounts_kept(dropping=False) == 4
 
 
 def test_the_cache_folder_holds_the_kernels_index() -> None:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine.borrowed_refs import drop_borrowed_refcounts
@@ -139,6 +141,38 @@ def test_a_function_of_another_calling_convention_is_left_alone() -> None:
         parameters="ptr %array",
     )
     assert dropped(ir) == (ir, 0)
+
+
+PARAMETERS = ("%arg.a.0", "%arg.b.0", "%arg.c.0")
+#: Instructions on one parameter ``{p}``: whether each leaves it borrowed, and its text.
+INSTRUCTIONS = (
+    (True, "call void @NRT_incref(ptr {p})"),
+    (True, "tail call void @NRT_decref(ptr {p})"),
+    (True, "call void @borrow(ptr {p})"),
+    (True, "%cmp{k} = icmp eq ptr {p}, null"),
+    (False, "store ptr {p}, ptr %retptr"),
+    (False, "%gep{k} = getelementptr i8, ptr {p}, i64 8"),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(PARAMETERS), st.sampled_from(INSTRUCTIONS)), max_size=12))
+def test_only_the_counting_of_parameters_that_stay_borrowed_goes(program: list) -> None:
+    """Any straight-line body: the result is valid IR; a parameter used only by counting, calls
+    and comparisons loses all its counting; any other keeps all of it; nothing else changes."""
+    lines = [text.format(p=p, k=k) for k, (p, (_, text)) in enumerate(program)]
+    body = "\n".join(["entry:", *(f"  {line}" for line in lines), "  ret i32 0"])
+    text, count = dropped(module(body, parameters=", ".join(f"ptr {p}" for p in PARAMETERS)))
+    function = text.split("\n")
+    kept = function[function.index("entry:") + 1 : function.index("  ret i32 0")]
+    lent = {p for p in PARAMETERS if all(ok for q, (ok, _) in program if q == p)}
+    expected = [
+        f"  {line}"
+        for line, (p, _) in zip(lines, program, strict=True)
+        if not (p in lent and "@NRT_" in line)
+    ]
+    assert kept == expected
+    assert count == len(lines) - len(expected)
 
 
 KERNELS = """

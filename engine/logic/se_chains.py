@@ -228,7 +228,7 @@ def _run(ws, slot, source, grid, board, T, dynamic, y_links):
 
 
 @kernel
-def _board(grid, placed, T):
+def board_of(grid, placed, T):
     """What a chain run reads: the grid the dynamic rules change (reset from ``grid`` by each
     run), each cell's units in SE's order and its place in each, and the per-digit unit
     layers of that grid and of ``grid`` (a place as a bit), so a unit's cells that hold a digit
@@ -251,7 +251,7 @@ def _board(grid, placed, T):
 def _chain(ws, source, grid, board, T, dynamic, y_links):
     """SE's doChaining from one assumed node, its records appended to the arena; returns the
     records (on, off) of the first contradiction, or (-1, -1). ``grid``: the candidates of the
-    open cells (placed cells hold none); ``board`` (:func:`_board`): the grid the dynamic rules
+    open cells (placed cells hold none); ``board`` (:func:`board_of`): the grid the dynamic rules
     read, reset here and changed by each "off" processed, with its layers. "On" nodes are
     processed before any pending "off", as in SE."""
     counts, onq, offq, met = ws[5], ws[6], ws[7], ws[10]
@@ -476,7 +476,7 @@ def find_se_chains(cand, placed, T, rec, tech):
     for c in range(ncells):
         if placed[c]:
             grid[c] = U0
-    board = _board(grid, placed, T)
+    board = board_of(grid, placed, T)
     nodes = 2 * ncells * n
     # room for many runs: ``_run`` wants room for the longest one (a record per node, n
     # parents each) before it starts, and most runs hold a few dozen records

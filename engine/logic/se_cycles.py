@@ -24,12 +24,13 @@ from __future__ import annotations
 import numpy as np
 
 from engine.jit import kernel
-from engine.logic.se_chains import length_steps, settled_tenths, units_in_se_order
+from engine.logic.se_chains import board_of, length_steps, settled_tenths
 from engine.logic.state import (
     CYCLE,
     FORCING_CHAIN,
     FORCING_X_CHAIN,
     U0,
+    U1,
     add_proof,
     bit,
     bit_index,
@@ -76,12 +77,14 @@ def _is_ancestor(ws, rec, node):
 
 
 @kernel
-def _search(ws, source, graph, grid, T, mode, best):
+def _search(ws, source, graph, grid, T, mode, best, comp):
     """SE's doCycles from ``source``, a node of the static graph (``static_reach``, whose
     links are the search's, in SE's order), layer by layer; ``mode`` is (base, tie-break, scan
     order, cap): an "off" node is kept once per chain that reaches it, unless it is on that
     chain, and a cycle closes where the source comes back after four nodes or more. Offers
-    each cycle to ``best``; stops after ``cap`` layers."""
+    each cycle to ``best``; stops after ``cap`` layers. A cycle lies in the source's strongly
+    connected component (``comp``), and so does every path between two of its nodes: the
+    search keeps no node outside it, and finds the same cycles in the same order."""
     nodes, parent, depth, met, layer, following = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5]
     adj, degree = graph[0], graph[1]
     base, sort_key, order, cap = mode
@@ -103,6 +106,8 @@ def _search(ws, source, graph, grid, T, mode, best):
             v = nodes[p]
             for e in range(degree[v]):
                 w = adj[v, e]
+                if comp[w] != comp[source]:
+                    continue  # no way back to the source
                 if length >= 4 and w == source:
                     _close_cycle(ws, p, count, best, grid, T, how, graph[2])
                 count, nxt = _step(ws, p, w, how, count, nxt)
@@ -279,12 +284,13 @@ def find_se_cycles(cand, placed, T, rec):
     goes = np.empty(0, dtype=np.uint64)
     graph = (np.empty((0, 0), dtype=np.int64), index, index)
     links = -1
+    board = board_of(grid, placed, T)
     for y_links, x_links, cycles, forcing, base, sort_key, cap in SEARCHES:
         if y_links and x_links and cycles and best[4] < 0:
             break  # no forcing chain: no cycle with both links removes anything
         if links != 2 * y_links + x_links:  # the searches ``reach`` spares: most of them
             links = 2 * y_links + x_links
-            index, comp, reach, graph = static_reach(grid, T, y_links, x_links)
+            index, comp, reach, graph = static_reach(grid, T, y_links, x_links, *board[1:4])
             goes = _refutable(reach, comp)
         for cell in range(ncells):
             if best[0] <= best[6]:
@@ -300,13 +306,14 @@ def find_se_cycles(cand, placed, T, rec):
                 order = 4 * (on >> 1)
                 v = 2 * index[on >> 1] + 1  # the source's node in ``reach``
                 if cycles and _meets(reach[comp[v]], goes):
-                    _search(ws, v, graph, grid, T, (base, sort_key, order, cap), best)
+                    _search(ws, v, graph, grid, T, (base, sort_key, order, cap), best, comp)
                 if not forcing:
                     continue
                 for opposite in range(2):  # from "on", then from "off"
                     if _reaches(reach, comp, v ^ opposite):
                         how = (on ^ opposite, 0, base, sort_key, order + 1 + opposite)
-                        _forcing_chain(ws, graph, v ^ opposite, how, cap, best, grid, n)
+                        toward = reach[comp[v ^ opposite]]
+                        _forcing_chain(ws, graph, v ^ opposite, how, cap, best, grid, n, toward)
     if best[4] < 0:
         return
     start = mark(rec)
@@ -321,7 +328,7 @@ def find_se_cycles(cand, placed, T, rec):
 
 
 @kernel
-def static_reach(grid, T, y_links, x_links):
+def static_reach(grid, T, y_links, x_links, se_units, where, layers):
     """Which node reaches which on the grid as it is, with SE's links of a search (an "on"
     puts its digit off in its units, and with ``y_links`` the cell's other digits; an "off"
     puts on a bivalue cell's other digit with ``y_links``, the digit's other place in a unit
@@ -331,7 +338,8 @@ def static_reach(grid, T, y_links, x_links):
     order SE follows them, their count, and each candidate ``k``'s ``cell * n + digit``). SE's
     searches run on this graph (forcing chains, cycles) and find something only where reach
     says so: most sources need no search (Tarjan's components, then their reach in the order
-    Tarjan closes them)."""
+    Tarjan closes them). ``se_units``, ``where`` and ``layers`` are ``board_of``'s: a digit's
+    places in a unit are one word."""
     units = T.units
     n = units.shape[1]
     ncells = grid.shape[0]
@@ -367,24 +375,23 @@ def static_reach(grid, T, y_links, x_links):
             if y_links and popcount(grid[c]) == 2:  # off: a bivalue cell's other digit on
                 adj[on - 1, degree[on - 1]] = 2 * index[c * n + bit_index(grid[c] & ~low)] + 1
                 degree[on - 1] += 1
-            for j in range(T.cell_units.shape[1]):
-                u = units_in_se_order(T, c, j)
+            for k in range(se_units.shape[1]):
+                u = se_units[c, k]
                 if u < 0:
                     continue
-                places = 0
-                other_cell = -1
-                for i in range(n):
-                    q = units[u, i]
-                    if q != c and grid[q] & low:
-                        places += 1
-                        other_cell = q
-                        if linked[q] != on:  # on: the digit off in the cell's units, once
-                            linked[q] = on
-                            adj[on, degree[on]] = 2 * index[q * n + d]
-                            degree[on] += 1
-                if x_links and places == 1:  # off: the digit's other place in a unit on
-                    adj[on - 1, degree[on - 1]] = 2 * index[other_cell * n + d] + 1
-                    degree[on - 1] += 1
+                others = layers[d, u] & ~bit(where[c, k])
+                alone = others & (others - U1) == U0
+                while others:
+                    other = lowest_bit(others)
+                    others ^= other
+                    q = units[u, bit_index(other)]
+                    if linked[q] != on:  # on: the digit off in the cell's units, once
+                        linked[q] = on
+                        adj[on, degree[on]] = 2 * index[q * n + d]
+                        degree[on] += 1
+                    if x_links and alone:  # off: the digit's other place in a unit on
+                        adj[on - 1, degree[on - 1]] = 2 * index[q * n + d] + 1
+                        degree[on - 1] += 1
     words = (nodes + 63) // 64
     comp = np.full(nodes, -1, dtype=np.int64)
     reach = np.zeros((nodes, words), dtype=np.uint64)
@@ -452,10 +459,13 @@ def static_reach(grid, T, y_links, x_links):
 
 
 @kernel
-def _forcing_chain(ws, graph, v, how, cap, best, grid, n):
+def _forcing_chain(ws, graph, v, how, cap, best, grid, n, toward):
     """SE's doForcingChains from node ``v`` of the static graph (``static_reach``): the chain
     to its opposite is the shortest path, found breadth first layer by layer (each node once),
-    with the bounds of ``_search``; ``how`` as there, for the source's own node."""
+    with the bounds of ``_search``; ``how`` as there, for the source's own node. ``toward``:
+    the nodes ``v`` reaches (a bitset). A node reaches ``v``'s opposite only if ``v`` reaches
+    the node's opposite (each of SE's links holds reversed with the opposite signs), so the
+    search keeps no other node: the shortest path's length is the same."""
     adj, degree = graph[0], graph[1]
     met, layer, following = ws[3], ws[4], ws[5]  # stamps by node: static nodes are fewer
     met[-1] += 1
@@ -478,6 +488,8 @@ def _forcing_chain(ws, graph, v, how, cap, best, grid, n):
                 if met[w] == seen:
                     continue
                 met[w] = seen
+                if toward[(w ^ 1) >> 6] & bit((w ^ 1) & 63) == U0:
+                    continue  # no way on to the target
                 if w == target:  # the chain has ``length`` links past its source
                     _offer_forcing(ws, best, grid, how, length + 1, how[0] ^ 1, n)
                     return

@@ -62,6 +62,7 @@ def _workspace(ncells, n):
         np.zeros(ncells + 1, dtype=np.int64),  # 8 the cycle's cells
         np.empty(ncells * n, dtype=np.int32),  # 9 the best hint's eliminations
         np.zeros(1, dtype=np.int64),  # 10 their count
+        np.empty(nodes, dtype=np.int64),  # 11 a forcing chain search's distances, by node
     )
 
 
@@ -461,25 +462,30 @@ def static_reach(grid, T, y_links, x_links, se_units, where, layers):
 @kernel
 def _forcing_chain(ws, graph, v, how, cap, best, grid, n, toward):
     """SE's doForcingChains from node ``v`` of the static graph (``static_reach``): the chain
-    to its opposite is the shortest path, found breadth first layer by layer (each node once),
-    with the bounds of ``_search``; ``how`` as there, for the source's own node. ``toward``:
-    the nodes ``v`` reaches (a bitset). A node reaches ``v``'s opposite only if ``v`` reaches
-    the node's opposite (each of SE's links holds reversed with the opposite signs), so the
-    search keeps no other node: the shortest path's length is the same."""
+    to its opposite is the shortest path, offered if ``_search``'s bounds allow its length;
+    ``how`` as there, for the source's own node; ``toward``: the nodes ``v`` reaches.
+
+    Each of SE's links holds reversed with the opposite signs, so a node ``w`` leads on to
+    ``v``'s opposite in as many links as ``v`` takes to reach ``w``'s opposite. One breadth
+    first search from ``v`` (each node once, at its distance) then measures both halves of a
+    chain: where ``w`` and its opposite are both met, a chain of their two distances holds, and
+    once the layers reach half a chain's length no shorter one is left to find. It keeps no
+    node whose opposite ``v`` does not reach (that node leads nowhere near the target)."""
     adj, degree = graph[0], graph[1]
-    met, layer, following = ws[3], ws[4], ws[5]  # stamps by node: static nodes are fewer
+    met, layer, following, distance = ws[3], ws[4], ws[5], ws[11]
     met[-1] += 1
     seen = met[-1]
-    target = v ^ 1
     met[v] = seen
+    distance[v] = 0
     layer[0] = v
     size = 1
-    length = 0
+    shortest = NO_HINT  # the shortest chain met so far, in links
+    depth = 0  # every node within ``depth`` links is met: a chain not met is longer than 2 * depth
     base, sort_key = how[2], how[3]
-    while size:
-        length += 1
-        if _past_best(best, base, sort_key, length, cap):
+    while shortest > 2 * depth + 1 and size:
+        if _past_best(best, base, sort_key, 2 * depth + 1, cap):
             return
+        depth += 1
         count = 0
         for i in range(size):
             x = layer[i]
@@ -488,15 +494,17 @@ def _forcing_chain(ws, graph, v, how, cap, best, grid, n, toward):
                 if met[w] == seen:
                     continue
                 met[w] = seen
+                distance[w] = depth
                 if toward[(w ^ 1) >> 6] & bit((w ^ 1) & 63) == U0:
                     continue  # no way on to the target
-                if w == target:  # the chain has ``length`` links past its source
-                    _offer_forcing(ws, best, grid, how, length + 1, how[0] ^ 1, n)
-                    return
+                if met[w ^ 1] == seen:
+                    shortest = min(shortest, depth + distance[w ^ 1])
                 following[count] = w
                 count += 1
         layer, following = following, layer
         size = count
+    if shortest < NO_HINT and not _past_best(best, base, sort_key, shortest, cap):
+        _offer_forcing(ws, best, grid, how, shortest + 1, how[0] ^ 1, n)
 
 
 @kernel

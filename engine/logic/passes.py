@@ -600,7 +600,7 @@ def apply_effects(rec, first, cand, placed, solved_pass, pos, T, pass_no):
     """
     effects, counts = rec.effects, rec.counts
     units, cell_units = T.units, T.cell_units
-    killer = T.cage_total.shape[0] > 0  # asked once: a call costs its arguments' refcounts
+    killer = T.cage_total.shape[0] > 0  # asked once, not for every digit placed
     for i in range(first, counts[C_EFFECTS]):
         cell, digit = effects[i, 0], effects[i, 1]
         b = bit(digit)

@@ -45,10 +45,10 @@ NO_HINT = 1 << 30
 
 
 @kernel
-def _workspace(ncells, n):
-    """Records of one search (node ``2 * (cell * n + digit) + on``, parent record, depth), the
-    "on" nodes met (stamps), the layers, and the stamps a cycle's eliminations are read with."""
-    nodes = 2 * ncells * n
+def _workspace(ncells, n, nodes):
+    """Records of one search (a node of the static graph, which has ``nodes``; parent record,
+    depth), the "on" nodes met (stamps), the layers, and the stamps a cycle's eliminations are
+    read with."""
     records = nodes * (1 + 4 * n)  # a cycle search keeps every "off" of every "on" it meets
     return (
         np.empty(records, dtype=np.int32),  # 0 node
@@ -273,10 +273,12 @@ def find_se_cycles(cand, placed, T, rec):
     ncells = cand.shape[0]
     n = T.units.shape[1]
     grid = cand.copy()
+    candidates = 0
     for c in range(ncells):
         if placed[c]:
             grid[c] = U0
-    ws = _workspace(ncells, n)
+        candidates += popcount(grid[c])
+    ws = _workspace(ncells, n, 2 * candidates)
     # rating in tenths, complexity, tie-break, scan order, cell, base; a rating that is enough
     best = np.array([NO_HINT, NO_HINT, NO_HINT, NO_HINT, -1, 0, 0], dtype=np.int64)
     best[6] = settled_tenths(rec)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine.geometry import geometry
 from engine.logic.se_chains import board_of
-from engine.logic.se_cycles import static_reach
+from engine.logic.se_cycles import NO_HINT, _forcing_chain, _workspace, static_reach
 from engine.logic.tables import tables
 
 LINKS = ((False, True), (True, False), (True, True))  # X-links, Y-links, both: SE's three
@@ -70,3 +70,34 @@ def test_reach_is_what_a_walk_of_the_links_reaches(drawn: tuple, links: tuple) -
         assert {w for w in seen if comp[w] == comp[source]} == {
             w for w in seen if int(reach[comp[w]][source >> 6]) >> (source & 63) & 1
         }
+
+
+@settings(max_examples=40)
+@given(drawn=grids(), links=st.sampled_from(LINKS))
+def test_a_forcing_chain_is_the_shortest_walk_to_the_opposite(drawn: tuple, links: tuple) -> None:
+    """``_forcing_chain`` stops its breadth first search at half a chain's length; the length
+    it offers is still a plain walk's shortest."""
+    n, grid = drawn
+    T = tables(geometry(*GRIDS[n]))
+    placed = (grid == 0).astype(np.int32)
+    _, se_units, where, layers, _ = board_of(grid, placed, T)
+    _, comp, reach, graph = static_reach(grid, T, *links, se_units, where, layers)
+    adj, degree, candidates = graph
+    ws = _workspace(grid.shape[0], n, degree.shape[0])
+    for v in range(degree.shape[0]):
+        if not int(reach[comp[v]][(v ^ 1) >> 6]) >> ((v ^ 1) & 63) & 1:
+            continue  # no chain: the rung never asks
+        best = np.array([NO_HINT] * 4 + [-1, 0, 0], dtype=np.int64)
+        node = 2 * int(candidates[v >> 1]) + (v & 1)  # the grid's node of static node v
+        _forcing_chain(ws, graph, v, (node, 0, 70, 4, 0), 1 << 20, best, grid, n, reach[comp[v]])
+        distance, layer = {v: 0}, [v]
+        while v ^ 1 not in distance:
+            following = []
+            for x in layer:
+                for w in adj[x, : degree[x]].tolist():
+                    if w not in distance:
+                        distance[w] = distance[x] + 1
+                        following.append(w)
+            layer = following
+        if best[4] >= 0:  # offered: it removes a candidate
+            assert best[1] == distance[v ^ 1] + 1

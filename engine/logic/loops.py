@@ -76,9 +76,9 @@ def find_unique_loops(cand, placed, T, rec):
             continue
         depth = 0
         path[0], last_kind[0], kind[0] = start, -1, 0
-        left[0] = alive_in[cell_units[start, 0]]
         extras[0], spare[0] = U0, 2
         _hold(held, cell_units, start, 1)
+        left[0] = _ahead(alive_in, held, T, start, start, 0)
         budget = STEP_BUDGET
         while depth >= 0 and budget > 0:
             cell = path[depth]
@@ -90,7 +90,7 @@ def find_unique_loops(cand, placed, T, rec):
                     _hold(held, cell_units, cell, -1)
                     depth -= 1
                 else:
-                    left[depth] = alive_in[cell_units[cell, kind[depth]]]
+                    left[depth] = _ahead(alive_in, held, T, cell, start, kind[depth])
                 continue
             low = lowest_bit(left[depth])
             left[depth] ^= low
@@ -112,10 +112,10 @@ def find_unique_loops(cand, placed, T, rec):
             depth += 1
             first = 1 if kind[depth - 1] == 0 else 0  # a step changes its unit's kind
             path[depth], last_kind[depth], kind[depth] = step, kind[depth - 1], first
-            left[depth] = alive_in[cell_units[step, first]]
             extras[depth] = extras[depth - 1] | more
             spare[depth] = spare[depth - 1] - (more != U0)
             _hold(held, cell_units, step, 1)
+            left[depth] = _ahead(alive_in, held, T, step, start, first)
         for i in range(max(depth, -1) + 1):  # the budget ran out mid-walk
             _hold(held, cell_units, path[i], -1)
 
@@ -164,6 +164,20 @@ def _loop_cells(cand, placed, T, pair, alive, count):
 def _hold(held, cell_units, cell, change):
     for k in range(KINDS):
         held[cell_units[cell, k]] += change
+
+
+@kernel
+def _ahead(alive_in, held, T, cell, start, kind):
+    """The positions a walk at ``cell`` (on the path) tries in its unit of ``kind``: the cells a
+    loop may pass through but itself; only the start, if the unit holds it, when the unit holds
+    another cell of the path already (any other step would crowd it). The steps left out are
+    those the walk would refuse, so it takes the same steps."""
+    u = T.cell_units[cell, kind]
+    if held[u] == 1:
+        return alive_in[u] & ~bit(T.unit_pos[cell, kind])
+    if T.cell_units[start, kind] == u:
+        return bit(T.unit_pos[start, kind])
+    return U0
 
 
 @kernel

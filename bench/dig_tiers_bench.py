@@ -47,7 +47,7 @@ def measure(count: int, seed: int, tiers: list[str], killer: bool) -> dict[str, 
     with contextlib.suppress(ImportError):  # revisions before engine.warmup warm by digging
         from engine.warmup import warm
 
-        warm("digger")  # every kernel a dig may reach: none compiles while the clock runs
+        warm("killer" if killer else "digger")  # every kernel a dig may reach: none compiles
     for tier in tiers:
         dig(1, tier, None)  # no time limit while the kernels compile
     seconds = {}

@@ -29,14 +29,18 @@ def grids() -> st.SearchStrategy[tuple[int, np.ndarray]]:
     ).map(lambda drawn: (drawn[0], np.array(drawn[1], dtype=np.uint64)))
 
 
-def graph_of(n: int, grid: np.ndarray, y_links: bool, x_links: bool) -> tuple:
-    """``static_reach`` on ``grid`` (a 0 is a placed cell) and its links as a set of pairs."""
+def static_graph(n: int, grid: np.ndarray, links: tuple) -> tuple:
+    """``static_reach`` on ``grid`` (a 0 is a placed cell): components, reach and graph."""
     T = tables(geometry(*GRIDS[n]))
     placed = (grid == 0).astype(np.int32)
     _, se_units, where, layers, _ = board_of(grid, placed, T)
-    _, comp, reach, (adj, degree, _) = static_reach(
-        grid, T, y_links, x_links, se_units, where, layers
-    )
+    _, comp, reach, graph = static_reach(grid, T, *links, se_units, where, layers)
+    return comp, reach, graph
+
+
+def graph_of(n: int, grid: np.ndarray, y_links: bool, x_links: bool) -> tuple:
+    """:func:`static_graph` with its links as a set of pairs and its number of nodes."""
+    comp, reach, (adj, degree, _) = static_graph(n, grid, (y_links, x_links))
     links = {(v, int(adj[v, e])) for v in range(degree.shape[0]) for e in range(degree[v])}
     return comp, reach, links, degree.shape[0]
 
@@ -78,10 +82,7 @@ def test_a_forcing_chain_is_the_shortest_walk_to_the_opposite(drawn: tuple, link
     """``_forcing_chain`` stops its breadth first search at half a chain's length; the length
     it offers is still a plain walk's shortest."""
     n, grid = drawn
-    T = tables(geometry(*GRIDS[n]))
-    placed = (grid == 0).astype(np.int32)
-    _, se_units, where, layers, _ = board_of(grid, placed, T)
-    _, comp, reach, graph = static_reach(grid, T, *links, se_units, where, layers)
+    comp, reach, graph = static_graph(n, grid, links)
     adj, degree, candidates = graph
     ws = _workspace(grid.shape[0], n, degree.shape[0])
     for v in range(degree.shape[0]):

@@ -427,3 +427,31 @@ def singles9(values, scratch):
     if not _start(values, state) or not _propagate(state, ALL_DIGITS):
         return False
     return state[UNSOLVED] | state[UNSOLVED + 1] | state[UNSOLVED + 2] == 0
+
+
+@njit(cache=True)
+def candidates_state9(cand, placed, state):
+    """The state of a logic solver's grid (``engine.logic``): ``cand`` the open cells'
+    candidates (bit d for digit d + 1), ``placed`` the placed digits (0: open). The logic solver
+    keeps every placed digit out of its peers' candidates, as :func:`_propagate` expects."""
+    state[:] = 0
+    for cell in range(81):
+        b = cell // BAND_BITS
+        bit = 1 << (cell % BAND_BITS)
+        if placed[cell]:
+            state[BANDS * (placed[cell] - 1) + b] |= bit
+            continue
+        state[UNSOLVED + b] |= bit
+        for d in range(N):
+            if (cand[cell] >> d) & 1:
+                state[BANDS * d + b] |= bit
+
+
+@njit(cache=True)
+def assumption_fails9(state, trial, cell, digit):
+    """True when ``digit`` (0-based) placed in ``cell`` of ``state`` (:func:`candidates_state9`)
+    and naked and hidden singles after it empty a cell or leave a digit no place in a unit:
+    one-level trial by singles, on a copy in ``trial`` (``STATE_WORDS`` words)."""
+    for i in range(STATE_WORDS):
+        trial[i] = state[i]
+    return not _propagate(trial, _place_one(trial, digit, cell))

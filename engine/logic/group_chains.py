@@ -48,6 +48,7 @@ from engine.logic.state import (
     mark,
     next_als,
     popcount,
+    same_cells,
 )
 
 ALS_MAX_CELLS = 6
@@ -112,6 +113,39 @@ def find_grouped(cand, placed, pos, T, rec, tech, with_als, shortest, longest):
     refute_all(
         rec, cand, T, tech, count, weak, strong, cells, digits, xcells, sets, lengths, since, probe
     )
+
+
+@kernel
+def find_grouped_x_chains(cand, placed, pos, T, rec, work, shortest, longest):
+    """:func:`find_grouped` for grouped X-chains of ``shortest`` to ``longest`` pairs, the
+    grader's rungs of SE's short ones. A digit's grouped X-chains depend on its open cells
+    alone, so ``work`` keeps, per digit, its cells when they last refuted nothing up to some
+    length: a later search (the next passes', or the next puzzle's) leaves out a digit whose
+    cells have not changed since and refute nothing at ``longest``. The other digits' nodes and
+    links are those of the whole graph, in the same order, so the chains found are the same."""
+    units, words = T.units, T.peer_bits.shape[1]
+    n = units.shape[1]
+    known, clear = work.grouped_cells, work.grouped_clear
+    cells = np.empty((n, words), dtype=np.uint64)
+    digits = U0
+    for d in range(n):
+        digit_cells(pos, units, d, cells[d])
+        if clear[d] < longest or not same_cells(cells[d], known[d]):
+            digits |= bit(d)
+    if digits == U0:
+        return
+    layers = pos.copy()
+    for d in range(n):
+        if not digits & bit(d):
+            layers[d, :] = U0
+    since = rec.counts[C_STEPS]
+    find_grouped(cand & digits, placed, layers, T, rec, GROUPED_X_CHAIN, False, shortest, longest)
+    if rec.counts[C_STEPS] > since:
+        return  # the digits of no step may refute something just past the length found
+    for d in range(n):
+        if digits & bit(d):
+            known[d] = cells[d]
+            clear[d] = longest
 
 
 @kernel

@@ -46,7 +46,7 @@ from engine.logic.colouring import find_colouring
 from engine.logic.fish import find_finned_fish, find_fish
 from engine.logic.forcing import find_forcing
 from engine.logic.franken import find_franken_fish, search_index
-from engine.logic.group_chains import find_als, find_grouped
+from engine.logic.group_chains import find_als, find_grouped, find_grouped_x_chains
 from engine.logic.intersections import find_locked
 from engine.logic.killer import (
     find_cage_combinations,
@@ -451,7 +451,7 @@ def run_rung(rung, cand, placed, pos, T, enabled, rec, work):
         if enabled[GROUPED_X_CHAIN] and _se_rates(T):
             links = TURBOT_LEVELS + min(rung, GROUPED_FOUR_LINKS) - GROUPED_TWO_LINKS
             shortest = TURBOT_LEVELS if rung == GROUPED_AHEAD else links
-            find_grouped(cand, placed, pos, T, rec, GROUPED_X_CHAIN, False, shortest, links)
+            find_grouped_x_chains(cand, placed, pos, T, rec, work, shortest, links)
         return
     if rung == ALIGNED_TRIPLET_EXCLUSION:  # SE's, between its forcing and its Nishio chains
         if enabled[rung] and _se_rates(T):

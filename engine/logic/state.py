@@ -193,6 +193,10 @@ class WorkArrays(NamedTuple):
     # per Franken or mutant fish search (``engine.logic.franken.search_index``) and digit, the
     # digit's open cells when that search last found nothing there
     fish_cells: np.ndarray  # uint64 (FISH_SEARCHES, n, words)
+    # per digit, its open cells when the grader's short grouped X-chains last refuted nothing,
+    # and the length up to which they did not (``engine.logic.group_chains``)
+    grouped_cells: np.ndarray  # uint64 (n, words)
+    grouped_clear: np.ndarray  # int64 (n,)
 
 
 def new_work(ncells: int) -> WorkArrays:
@@ -203,6 +207,8 @@ def new_work(ncells: int) -> WorkArrays:
     arrays["chain_cells"] = np.zeros((n, words), dtype=np.uint64)
     arrays["chain_clear"] = np.zeros(n, dtype=np.int64)
     arrays["fish_cells"] = np.zeros((FISH_SEARCHES, n, words), dtype=np.uint64)
+    arrays["grouped_cells"] = np.zeros((n, words), dtype=np.uint64)
+    arrays["grouped_clear"] = np.zeros(n, dtype=np.int64)
     return WorkArrays(**arrays)
 
 

@@ -1,0 +1,70 @@
+"""SE's dynamic chains through cells and units follow naked and hidden singles: an assumption's
+run meets a contradiction exactly when singles after it fail (``assumption_fails9``), which
+lets the settled search skip the runs that cannot end in one."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.geometry import geometry
+from engine.logic.passes import CYCLE, RUNGS, workspace
+from engine.logic.se_chains import _run, _workspace, board_of
+from engine.logic.tables import tables
+from engine.search9 import STATE_WORDS, assumption_fails9, candidates_state9
+from tests.engine.test_se_rating import SAMPLE
+
+GEO = geometry(3, 3)
+T = tables(GEO)
+NODES = 2 * 81 * 9
+BELOW_CHAINS = np.array(RUNGS[: RUNGS.index(CYCLE)], dtype=np.int64)
+
+
+def outcomes(grid: np.ndarray, placed: np.ndarray) -> list[tuple[bool, bool]]:
+    """For every candidate of ``grid`` (the open cells'; placed cells hold none): whether SE's
+    dynamic chain run from it meets a contradiction, and whether singles after it fail."""
+    board = board_of(grid, placed, T)
+    state = np.zeros(STATE_WORDS, dtype=np.int64)
+    trial = np.empty(STATE_WORDS, dtype=np.int64)
+    candidates_state9(grid, placed, state)
+    found = []
+    for cell in range(81):
+        for digit in range(9):
+            if not int(grid[cell]) >> digit & 1:
+                continue
+            ws = _workspace(81, 9, 4 * (NODES + 2), 16 * (NODES + 2))
+            slot = cell * 9 + digit
+            _run(ws, slot, 2 * slot + 1, grid, board, T, True, True)
+            assert not ws[5][3], "the run found no room"
+            fails = assumption_fails9(state, trial, cell, digit)
+            found.append((bool(ws[11][slot, 2] >= 0), bool(fails)))
+    return found
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 511), min_size=81, max_size=81))
+def test_a_contradiction_of_a_run_is_one_of_singles(masks: list[int]) -> None:
+    """On any candidates (open cells only), a run that meets a contradiction is an assumption
+    that singles refute; singles may refute more where the grid holds singles already, which
+    a run from one assumption does not follow."""
+    grid = np.array(masks, dtype=np.uint64)
+    for chain, singles in outcomes(grid, np.zeros(81, dtype=np.int32)):
+        assert singles or not chain
+
+
+def test_runs_and_singles_agree_where_the_chains_are_searched() -> None:
+    """On the states where the grader reaches SE's chains (no single left), they agree on every
+    candidate, contradictions found on both sides."""
+    ws = workspace(GEO)
+    contradictions = 0
+    for puzzle, rating, _ in SAMPLE:
+        if rating < 7.0:
+            continue
+        values = np.array([int(c) if c != "." else 0 for c in puzzle], dtype=np.uint8)
+        ws.solve(values, rungs=BELOW_CHAINS)
+        grid = np.where(ws.placed == 0, ws.cand, 0).astype(np.uint64)
+        found = outcomes(grid, ws.placed.copy())
+        assert all(chain == singles for chain, singles in found)
+        contradictions += sum(chain for chain, _ in found)
+    assert contradictions > 20

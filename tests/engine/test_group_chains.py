@@ -11,8 +11,10 @@ import pytest
 import engine
 from engine.geometry import geometry
 from engine.logic import TECHNIQUES, techniques_mask, workspace
+from engine.logic.passes import GROUPED_AHEAD, Workspace
 from engine.text import parse
 from tests.conftest import read_puzzles
+from tests.engine.test_se_rating import SAMPLE as SE_SAMPLE
 from tests.helpers import dig
 
 NEW = ("grouped_x_chain", "grouped_aic", "als_xz", "als_xy_wing", "als_chain")
@@ -70,3 +72,29 @@ def test_sound_and_useful_where_chains_get_stuck(shared_data: Path) -> None:
         stuck += 1
         useful += assert_true(geo, text, deductions(geo, text, BELOW)) > 0
     assert stuck and useful >= stuck // 2
+
+
+def test_short_grouped_x_chains_skip_only_digits_that_refute_nothing() -> None:
+    """The grader's short grouped X-chains keep, per digit, the cells that last refuted
+    nothing (``find_grouped_x_chains``): a workspace that carries them from state to state
+    records what a fresh one records, on states of hard puzzles reached by ever more
+    techniques."""
+    geo = geometry(3, 3)
+    kept = Workspace(geo)
+    last = ("hidden_single", "jellyfish", "aic")
+    prefixes = [TECHNIQUES[: TECHNIQUES.index(t) + 1] for t in last]
+    steps = skipped = 0
+    for puzzle, rating, _ in SE_SAMPLE:
+        if rating < 6.0:
+            continue
+        for lower in prefixes:
+            run = kept.run(parse(puzzle, geo.shape).values, techniques_mask(lower))
+            cand, placed = run.candidates.copy(), run.values.astype(np.int32)
+            known = kept.work.grouped_clear.copy()
+            carried = kept.find_on(GROUPED_AHEAD, cand, placed)
+            fresh = Workspace(geo).find_on(GROUPED_AHEAD, cand, placed)
+            for name in ("steps", "digits", "proof", "effects"):
+                assert np.array_equal(getattr(carried, name), getattr(fresh, name)), puzzle
+            steps += len(carried)
+            skipped += int((known > 0).sum())
+    assert steps > 0 and skipped > 0

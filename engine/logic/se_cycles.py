@@ -289,6 +289,8 @@ def find_se_cycles(cand, placed, T, rec):
     links = -1
     board = board_of(grid, placed, T)
     for y_links, x_links, cycles, forcing, base, sort_key, cap in SEARCHES:
+        if best[0] <= best[6]:
+            break  # a hint rated low enough is in hand: the later searches would stop at once
         if y_links and x_links and cycles and best[4] < 0:
             break  # no forcing chain: no cycle with both links removes anything
         if links != 2 * y_links + x_links:  # the searches ``reach`` spares: most of them
@@ -404,6 +406,7 @@ def static_reach(grid, T, y_links, x_links, se_units, where, layers):
     on_stack = np.zeros(nodes, dtype=np.bool_)
     calls = np.empty(nodes, dtype=np.int64)
     edge = np.zeros(nodes, dtype=np.int64)
+    joined = np.full(nodes, -1, dtype=np.int64)  # by component: the last that joined its reach
     counter = 0
     top = 0
     comps = 0
@@ -443,13 +446,13 @@ def static_reach(grid, T, y_links, x_links, se_units, where, layers):
                     reach[comps, w >> 6] |= np.uint64(1) << np.uint64(w & 63)
                     if w == v:
                         break
-                joined = comps  # the last component joined (links run in runs to one)
+                joined[comps] = comps  # each component below joins once
                 for i in range(start, top):
                     w = stack[i]
                     for e in range(degree[w]):
                         x = comp[adj[w, e]]
-                        if x != joined:
-                            joined = x
+                        if joined[x] != comps:
+                            joined[x] = comps
                             for word in range(words):
                                 reach[comps, word] |= reach[x, word]
                 top = start

@@ -1,6 +1,7 @@
 """SE's dynamic chains through cells and units follow naked and hidden singles: an assumption's
-run meets a contradiction exactly when singles after it fail (``assumption_fails9``), which
-lets the settled search skip the runs that cannot end in one."""
+run meets a contradiction exactly when singles after it fail (``assumption_fails9``), and a
+Nishio run (units only) only when they fail, which lets the settled searches skip the runs
+that cannot end in one."""
 
 from __future__ import annotations
 
@@ -18,12 +19,14 @@ from tests.engine.test_se_rating import SAMPLE
 GEO = geometry(3, 3)
 T = tables(GEO)
 NODES = 2 * 81 * 9
-BELOW_CHAINS = np.array(RUNGS[: RUNGS.index(CYCLE)], dtype=np.int64)
+#: ladders whose stuck states have no single left: the singles' own, and all below the chains
+LADDERS = [np.array(RUNGS[:cut], dtype=np.int64) for cut in (1, RUNGS.index(CYCLE))]
 
 
-def outcomes(grid: np.ndarray, placed: np.ndarray) -> list[tuple[bool, bool]]:
+def outcomes(grid: np.ndarray, placed: np.ndarray) -> list[tuple[bool, bool, bool]]:
     """For every candidate of ``grid`` (the open cells'; placed cells hold none): whether SE's
-    dynamic chain run from it meets a contradiction, and whether singles after it fail."""
+    dynamic chain run from it meets a contradiction, whether its Nishio run does, and whether
+    singles after it fail."""
     board = board_of(grid, placed, T)
     state = np.zeros(STATE_WORDS, dtype=np.int64)
     trial = np.empty(STATE_WORDS, dtype=np.int64)
@@ -33,12 +36,14 @@ def outcomes(grid: np.ndarray, placed: np.ndarray) -> list[tuple[bool, bool]]:
         for digit in range(9):
             if not int(grid[cell]) >> digit & 1:
                 continue
-            ws = _workspace(81, 9, 4 * (NODES + 2), 16 * (NODES + 2))
-            slot = cell * 9 + digit
-            _run(ws, slot, 2 * slot + 1, grid, board, T, True, True)
-            assert not ws[5][3], "the run found no room"
-            fails = assumption_fails9(state, trial, cell, digit)
-            found.append((bool(ws[11][slot, 2] >= 0), bool(fails)))
+            runs = []
+            for cells_too in (True, False):
+                ws = _workspace(81, 9, 4 * (NODES + 2), 16 * (NODES + 2))
+                slot = cell * 9 + digit
+                _run(ws, slot, 2 * slot + 1, grid, board, T, True, cells_too)
+                assert not ws[5][3], "the run found no room"
+                runs.append(bool(ws[11][slot, 2] >= 0))
+            found.append((*runs, bool(assumption_fails9(state, trial, cell, digit))))
     return found
 
 
@@ -47,24 +52,28 @@ def outcomes(grid: np.ndarray, placed: np.ndarray) -> list[tuple[bool, bool]]:
 def test_a_contradiction_of_a_run_is_one_of_singles(masks: list[int]) -> None:
     """On any candidates (open cells only), a run that meets a contradiction is an assumption
     that singles refute; singles may refute more where the grid holds singles already, which
-    a run from one assumption does not follow."""
+    a run from one assumption does not follow. Nishio's runs (units only) find fewer."""
     grid = np.array(masks, dtype=np.uint64)
-    for chain, singles in outcomes(grid, np.zeros(81, dtype=np.int32)):
-        assert singles or not chain
+    for dynamic, nishio, singles in outcomes(grid, np.zeros(81, dtype=np.int32)):
+        assert singles or not (dynamic or nishio)
 
 
 def test_runs_and_singles_agree_where_the_chains_are_searched() -> None:
-    """On the states where the grader reaches SE's chains (no single left), they agree on every
-    candidate, contradictions found on both sides."""
+    """On states with no single left (where the singles get stuck, and where the grader
+    reaches SE's chains), dynamic runs and singles agree on every candidate, contradictions
+    found on both sides; a Nishio run finds one only where they do."""
     ws = workspace(GEO)
-    contradictions = 0
+    contradictions = nishio_contradictions = 0
     for puzzle, rating, _ in SAMPLE:
         if rating < 7.0:
             continue
         values = np.array([int(c) if c != "." else 0 for c in puzzle], dtype=np.uint8)
-        ws.solve(values, rungs=BELOW_CHAINS)
-        grid = np.where(ws.placed == 0, ws.cand, 0).astype(np.uint64)
-        found = outcomes(grid, ws.placed.copy())
-        assert all(chain == singles for chain, singles in found)
-        contradictions += sum(chain for chain, _ in found)
-    assert contradictions > 20
+        for ladder in LADDERS:
+            ws.solve(values, rungs=ladder)
+            grid = np.where(ws.placed == 0, ws.cand, 0).astype(np.uint64)
+            found = outcomes(grid, ws.placed.copy())
+            assert all(dynamic == singles for dynamic, _, singles in found)
+            assert all(singles or not nishio for _, nishio, singles in found)
+            contradictions += sum(dynamic for dynamic, _, _ in found)
+            nishio_contradictions += sum(nishio for _, nishio, _ in found)
+    assert contradictions > 20 and nishio_contradictions > 0

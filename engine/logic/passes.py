@@ -863,6 +863,7 @@ def pass_loop(
         progress = False
         held_rung = -1  # a rung searched ahead in this pass (``_settled_rung``, GROUPED_AHEAD)
         ahead = False  # the grouped X-chains of every length searched at the first one's turn
+        early = False  # the settled rung searched before the rungs past the basic fish
         for r in range(rungs.shape[0]):
             first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
             first_proof = counts[C_PROOF]
@@ -873,8 +874,11 @@ def pass_loop(
             taken = direct and rung == LOCKED_POINTING
             taken = taken and _direct_pass(cand, placed, pos, T, enabled, rec, work)
             search, top = rung, 0  # the chain rungs may search a settled rung first
-            if direct and rung == CYCLE and _se_rates(T):
+            if direct and rung in (SKYSCRAPER, CYCLE) and _se_rates(T) and not early:
                 search, top = _settled_rung(rec, enabled)
+                early = rung == SKYSCRAPER and search != CYCLE
+                if rung == SKYSCRAPER and not early:
+                    search = rung  # not settled: the chain rungs wait for their turn
             if direct and rung == GROUPED_TWO_LINKS:
                 search = GROUPED_AHEAD
             while not taken:  # one call of ``dispatch``: the pass loop inlines it
@@ -936,11 +940,12 @@ def _grouped_rung(steps, first_step, end):
 
 @kernel
 def _settled_rung(rec, enabled):
-    """The rung a pass searches in the chain rungs' place, and the grade so far in tenths
+    """The rung a pass searches first past the basic fish, and the grade so far in tenths
     (``settled_tenths``). Once the grade holds a dynamic (or multiple) forcing chain step, it
     is that rung: its first hint rated no higher than the grade so far is taken at once and
-    changes neither the rating nor the hardest technique, while the lower chain rungs'
-    searches it spares mostly find nothing on a hard puzzle. Else the cycle rung."""
+    changes neither the rating nor the hardest technique (only which step comes first), while
+    the wings, loops and chain rungs it spares cost more than it on a hard puzzle. Else the
+    cycle rung, at its own turn."""
     top = settled_tenths(rec)
     hardest = 0
     for s in range(rec.counts[C_STEPS]):

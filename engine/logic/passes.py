@@ -876,7 +876,7 @@ def pass_loop(
             search, top = rung, 0  # the chain rungs may search a settled rung first
             if direct and rung in (SKYSCRAPER, CYCLE) and _se_rates(T) and not early:
                 search, top = _settled_rung(rec, enabled)
-                early = rung == SKYSCRAPER and search != CYCLE
+                early = rung == SKYSCRAPER and top > 0
                 if rung == SKYSCRAPER and not early:
                     search = rung  # not settled: the chain rungs wait for their turn
             if direct and rung == GROUPED_TWO_LINKS:
@@ -940,12 +940,12 @@ def _grouped_rung(steps, first_step, end):
 
 @kernel
 def _settled_rung(rec, enabled):
-    """The rung a pass searches first past the basic fish, and the grade so far in tenths
-    (``settled_tenths``). Once the grade holds a dynamic (or multiple) forcing chain step, it
-    is that rung: its first hint rated no higher than the grade so far is taken at once and
-    changes neither the rating nor the hardest technique (only which step comes first), while
-    the wings, loops and chain rungs it spares cost more than it on a hard puzzle. Else the
-    cycle rung, at its own turn."""
+    """The rung a pass searches first past the basic fish once the grade holds one of SE's
+    chain steps, and the grade so far in tenths (``settled_tenths``; 0: no such step, and no
+    search ahead). With a dynamic (or multiple) forcing chain step it is that rung, else the
+    cycle rung. Its first hint rated no higher than the grade so far is taken at once and
+    leaves the rating as it was (only which step comes first changes), while the wings, loops
+    and lower chain rungs it spares cost more on a hard puzzle."""
     top = settled_tenths(rec)
     hardest = 0
     for s in range(rec.counts[C_STEPS]):

@@ -84,6 +84,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261124, help=argparse.SUPPRESS)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.count < 1 or options.repeats < 1:
+        parser.error("--count and --repeats must be at least 1")
     unknown = sorted(set(options.tiers.split(",")) - set(TIERS))
     if unknown:
         parser.error(f"unknown tier {unknown[0]!r}; the tiers are {', '.join(TIERS)}")

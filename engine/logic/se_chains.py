@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.jit import kernel
+from engine.logic.se_graph import static_reach
 from engine.logic.state import (
     C_STEPS,
     CYCLE,
@@ -490,6 +491,7 @@ def find_se_chains(cand, placed, T, rec, tech):
             best[3] = best[4] = -1
     before = best.copy()
     slots = np.empty((3, n), dtype=np.int64)  # runs of a cell's values, of a unit's places, a pair
+    bounds = _static_bounds(grid, T, board, dynamic)
     for cell in range(ncells):
         card = popcount(grid[cell])
         if best[0] <= enough:
@@ -499,7 +501,9 @@ def find_se_chains(cand, placed, T, rec, tech):
         before[:] = best
         emptied = False
         while True:
-            _cell_chains(ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots)
+            _cell_chains(
+                ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots, bounds
+            )
             if not ws[5][3]:
                 break
             # a run found no room: make room (grow an arena that this cell alone filled) and
@@ -564,12 +568,62 @@ def _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough)
 
 
 @kernel
-def _cell_chains(ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots):
+def _static_bounds(grid, T, board, dynamic):
+    """For the multiple forcing chains, which run on the grid as it is: each candidate's node
+    in the static graph (``static_reach`` with X- and Y-links), its component, the components'
+    reach, the nodes a hint could conclude (every "off", and "on" in a cell with another
+    candidate) and room for an intersection. Empty for the dynamic searches."""
+    n = T.units.shape[1]
+    if dynamic:
+        none = np.empty(0, dtype=np.int64)
+        return none, none, np.empty((0, 0), dtype=np.uint64), np.empty(0, dtype=np.uint64)
+    index, comp, reach, graph = static_reach(grid, T, True, True, board[1], board[2], board[4])
+    useful = np.zeros(reach.shape[1] + 1, dtype=np.uint64)  # the last word: room
+    candidates = graph[2]  # the first nodes // 2 are the grid's
+    for k in range(reach.shape[0] // 2):
+        node = 2 * k
+        useful[node >> 6] |= U1 << np.uint64(node & 63)
+        if popcount(grid[candidates[k] // n]) > 1:
+            useful[(node + 1) >> 6] |= U1 << np.uint64((node + 1) & 63)
+    return index, comp, reach, useful
+
+
+@kernel
+def _may_share(bounds, sources, count):
+    """False when the "on" nodes of the candidates ``sources[:count]`` (``cell * n + digit``)
+    reach no node in common on the static graph that a hint could conclude: their runs then
+    share no conclusion (a run reaches no more than its source's reach), and need not be run
+    for it. True when there are no bounds (the dynamic searches)."""
+    index, comp, reach, useful = bounds
+    if useful.shape[0] == 0:
+        return True
+    words = reach.shape[1]
+    common = useful[words:]  # the room after the mask
+    common[0] = U0
+    for w in range(words):
+        acc = useful[w]
+        for k in range(count):
+            acc &= reach[comp[2 * index[sources[k]] + 1], w]
+        common[0] |= acc
+    return common[0] != U0
+
+
+@kernel
+def _cell_chains(ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots, bounds):
     """The hints of one cell: a contradiction from a value on or off, a double implication,
-    the region chains from each value, then what every value of the cell implies."""
+    the region chains from each value, then what every value of the cell implies. Runs that
+    could share nothing (``_may_share``) are not made."""
     n = T.units.shape[1]
     off_slot = ws[11].shape[0] - 1
     card = popcount(grid[cell])
+    value = 0
+    m = grid[cell]
+    while m:
+        low = lowest_bit(m)
+        slots[0, value] = cell * n + bit_index(low)
+        m ^= low
+        value += 1
+    shares = _may_share(bounds, slots[0], card)
     value = 0
     m = grid[cell]
     while m:
@@ -578,8 +632,8 @@ def _cell_chains(ws, best, grid, board, T, base, cell, dynamic, nishio, enough, 
         digit = bit_index(low)
         on = 2 * (cell * n + digit) + 1
         r = cell * n + digit
-        slots[0, value] = r
-        _run(ws, r, on, grid, board, T, dynamic, not nishio)
+        if shares:
+            _run(ws, r, on, grid, board, T, dynamic, not nishio)
         a, b = ws[11][r, 2], ws[11][r, 3]
         if a >= 0 and dynamic:  # SE: contradictions count in Nishio and dynamic chains
             _offer(best, grid, base, _ancestors(ws, a) + _ancestors(ws, b), ABSURD, on ^ 1, n, cell)
@@ -595,19 +649,22 @@ def _cell_chains(ws, best, grid, board, T, base, cell, dynamic, nishio, enough, 
             ws[5][0], ws[5][1] = records, parents  # no later chain starts "off": room
             ws[11][off_slot, 0] = -1
         if not nishio and best[0] > enough:
-            _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic, slots[1])
+            _region_chains(
+                ws, best, grid, board, T, base, cell, digit, r, dynamic, slots[1], bounds
+            )
         value += 1
         if best[0] <= enough:
             return
-    if not nishio:
+    if not nishio and shares:
         _shared(ws, best, grid, base, slots[0], card, CELL, n, cell)
 
 
 @kernel
-def _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic, slots):
+def _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic, slots, bounds):
     """SE's region chains from ``cell`` holding ``digit`` (run ``r``): in each unit where the
     cell is the digit's first place, a chain from every other place; the nodes they all
-    reach. ``slots``: room for a unit's runs."""
+    reach. ``slots``: room for a unit's runs. A unit whose places could share nothing
+    (``_may_share``) is passed over."""
     units = T.units
     n = units.shape[1]
     order, start = board[1], board[4]
@@ -625,6 +682,9 @@ def _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic, slot
             low = lowest_bit(places)
             places ^= low
             slots[count] = units[u, bit_index(low)] * n + digit
-            _run(ws, slots[count], 2 * slots[count] + 1, grid, board, T, dynamic, True)
             count += 1
+        if not _may_share(bounds, slots, count):
+            continue
+        for k in range(count):  # run ``r`` too: its cell's chains may not have needed it
+            _run(ws, slots[k], 2 * slots[k] + 1, grid, board, T, dynamic, True)
         _shared(ws, best, grid, base, slots, count, REGION, n, cell)

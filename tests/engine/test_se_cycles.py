@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from engine.geometry import geometry
 from engine.logic.se_chains import board_of
-from engine.logic.se_cycles import NO_HINT, _forcing_chain, _workspace, static_reach
+from engine.logic.se_cycles import NO_HINT, _forcing_chain, _workspace
+from engine.logic.se_graph import static_reach
 from engine.logic.tables import tables
 
 LINKS = ((False, True), (True, False), (True, True))  # X-links, Y-links, both: SE's three

@@ -71,10 +71,18 @@ def find_aligned_triplets(cand, placed, T, rec):
             cells[nbase] = cell
             nbase += 1
     common = np.empty(words, dtype=np.uint64)
+    pair = np.empty(words, dtype=np.uint64)
+    excluder_digits = np.empty(ncells, dtype=np.uint64)  # ``_exclude``'s room
     for i in range(nbase):
         a = cells[i]
         for j in range(i + 1, nbase):
             b = cells[j]
+            shared = 0  # a triplet's common excluders are the pair's, and the third's
+            for w in range(words):
+                pair[w] = excluders[a, w] & excluders[b, w]
+                shared += popcount(pair[w])
+            if shared < MIN_EXCLUDERS:
+                continue
             for w in range(words):
                 third = (excluders[a, w] | excluders[b, w]) & base[w]
                 while third:
@@ -90,25 +98,30 @@ def find_aligned_triplets(cand, placed, T, rec):
                         continue
                     count = 0
                     for v in range(words):
-                        common[v] = excluders[a, v] & excluders[b, v] & excluders[c, v]
+                        common[v] = pair[v] & excluders[c, v]
                         count += popcount(common[v])
                     if count >= MIN_EXCLUDERS:
-                        _exclude(cand, T.peer_bits, rec, a, b, c, common, count)
+                        _exclude(cand, T.peer_bits, rec, a, b, c, common, excluder_digits)
 
 
 @kernel
-def _exclude(cand, peer_bits, rec, a, b, c, common, count):
+def _exclude(cand, peer_bits, rec, a, b, c, common, excluder_digits):
     """Record the digits of cells a, b and c that no possible filling of the three gives them,
-    against the ``count`` common excluders ``common`` (a bitset over cells)."""
-    excluder_digits = np.empty(count, dtype=np.uint64)
+    against the common excluders ``common`` (a bitset over cells; ``excluder_digits``: room
+    for their digits). An excluder holding a digit none of the three holds is never emptied
+    and is left out; a filling is tested only when it would give a digit one it lacks, and only
+    until every digit of the three has one (most triplets exclude nothing)."""
+    union = cand[a] | cand[b] | cand[c]
     nexcl = 0
     for w in range(common.size):
         m = common[w]
         while m:
             low = lowest_bit(m)
             m ^= low
-            excluder_digits[nexcl] = cand[w * 64 + bit_index(low)]
-            nexcl += 1
+            digits = cand[w * 64 + bit_index(low)]
+            if digits & ~union == U0:
+                excluder_digits[nexcl] = digits
+                nexcl += 1
     ab, ac, bc = sees(a, b, peer_bits), sees(a, c, peer_bits), sees(b, c, peer_bits)
     ok_a = ok_b = ok_c = U0
     ma = cand[a]
@@ -121,11 +134,14 @@ def _exclude(cand, peer_bits, rec, a, b, c, common, count):
             mb ^= db
             if ab and da == db:
                 continue
+            known = ok_a & da != U0 and ok_b & db != U0  # a filling adds only its new digits
+            if known and ok_c == cand[c]:
+                continue
             mc = cand[c]
             while mc:
                 dc = lowest_bit(mc)
                 mc ^= dc
-                if (ac and da == dc) or (bc and db == dc):
+                if (ac and da == dc) or (bc and db == dc) or (known and ok_c & dc != U0):
                     continue
                 taken = da | db | dc
                 allowed = True
@@ -137,8 +153,8 @@ def _exclude(cand, peer_bits, rec, a, b, c, common, count):
                     ok_a |= da
                     ok_b |= db
                     ok_c |= dc
-    if ok_a == cand[a] and ok_b == cand[b] and ok_c == cand[c]:
-        return
+                    if ok_a == cand[a] and ok_b == cand[b] and ok_c == cand[c]:
+                        return
     start = mark(rec)
     for cell in (a, b, c):
         add_proof(rec, cell)

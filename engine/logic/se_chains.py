@@ -484,8 +484,9 @@ def find_se_chains(cand, placed, T, rec, tech):
     # parents each) before it starts, and most runs hold a few dozen records
     ws = _workspace(ncells, n, 32 * (nodes + 2), max(2 * n, 64) * (nodes + 2))
     best = np.array([NO_HINT, NO_HINT, NO_HINT, -1, -1], dtype=np.int64)
+    room = _digit_room(ncells, T.units.shape[0])
     if dynamic and enough >= base:
-        _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough)
+        _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough, room)
         if best[0] > enough:
             best[:] = NO_HINT  # the search below finds SE's easiest hint, in SE's order
             best[3] = best[4] = -1
@@ -502,7 +503,7 @@ def find_se_chains(cand, placed, T, rec, tech):
         emptied = False
         while True:
             _cell_chains(
-                ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots, bounds
+                ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots, bounds, room
             )
             if not ws[5][3]:
                 break
@@ -529,7 +530,7 @@ def find_se_chains(cand, placed, T, rec, tech):
 
 
 @kernel
-def _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough):
+def _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough, room):
     """Offer the contradictions of every candidate assumed on until one is rated no higher
     than ``enough``. Where any such hint will do (the grade is settled), these are found
     first: they need one run each (kept for the full search), where a cell's or a unit's
@@ -538,7 +539,8 @@ def _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough)
     On a 9x9 grid a candidate is run only if naked and hidden singles after it fail
     (``assumption_fails9``, a tenth of a run's time): SE's dynamic chains through cells and
     units follow exactly those rules, and Nishio's some of them, so an assumption that singles
-    leave consistent has no contradiction to find (four in five, on hard puzzles)."""
+    leave consistent has no contradiction to find (four in five, on hard puzzles). A Nishio
+    run is made only where it meets one (``_digit_fails``, on any grid)."""
     n = T.units.shape[1]
     singles = n == 9
     state = np.zeros(STATE_WORDS, dtype=np.int64)
@@ -552,7 +554,10 @@ def _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough)
         while m:
             low = lowest_bit(m)
             m ^= low
-            if singles and not assumption_fails9(state, trial, cell, bit_index(low)):
+            if nishio:
+                if not _digit_fails(board[4], T, bit_index(low), cell, True, room):
+                    continue
+            elif singles and not assumption_fails9(state, trial, cell, bit_index(low)):
                 continue
             r = cell * n + bit_index(low)
             _run(ws, r, 2 * r + 1, grid, board, T, True, not nishio)
@@ -609,10 +614,89 @@ def _may_share(bounds, sources, count):
 
 
 @kernel
-def _cell_chains(ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots, bounds):
+def _digit_room(ncells, nunits):
+    """Room for ``_digit_fails``: a digit's unit layers, the units it is placed in, a queue
+    of cells and each cell's state (1: on, 2: off)."""
+    return (
+        np.empty(nunits, dtype=np.uint64),
+        np.empty(nunits, dtype=np.bool_),
+        np.empty(ncells, dtype=np.int64),
+        np.empty(ncells, dtype=np.int8),
+    )
+
+
+@kernel
+def _digit_fails(start, T, digit, cell, on, room):
+    """True when SE's Nishio run from ``cell`` holding ``digit`` (``on``) or not holding it
+    meets a contradiction. Such a run follows the digit's own rules only: an "on" puts the
+    digit off in its units, and an "off" that leaves a unit one place puts it on there, on the
+    grid as the run leaves it. Followed here to their end on the digit's unit layers
+    (``start``, ``board_of``'s), the contradiction is a cell put both on and off (a unit that
+    loses every place puts its last one on as the one before goes, then off; one that held a
+    single place at the start puts nothing on)."""
+    layer, placed, queue, state = room
+    units, cell_units = T.units, T.cell_units
+    for u in range(units.shape[0]):
+        layer[u] = start[digit, u]
+        placed[u] = layer[u] == U0  # at the start, the units the digit is placed in
+    state[:] = 0
+    tail = 0
+    if on:
+        state[cell] = 1
+        queue[0] = cell
+        tail = 1
+    else:
+        tail = _put_off(layer, placed, queue, tail, state, T, cell)
+    head = 0
+    while head < tail:
+        x = queue[head]
+        head += 1
+        for k in range(cell_units.shape[1]):
+            placed[cell_units[x, k]] = True
+        for k in range(cell_units.shape[1]):
+            u = cell_units[x, k]
+            others = layer[u] & ~bit(T.unit_pos[x, k])
+            while others:
+                low = lowest_bit(others)
+                others ^= low
+                p = units[u, bit_index(low)]
+                if state[p] == 1:
+                    return True  # two places of one unit on: one is put off
+                if state[p] == 0:
+                    tail = _put_off(layer, placed, queue, tail, state, T, p)
+    return False
+
+
+@kernel
+def _put_off(layer, placed, queue, tail, state, T, cell):
+    """Put ``cell`` off in the digit's layers (``_digit_fails``) and queue the place it
+    leaves alone in any of its units; the new tail of the queue."""
+    units, cell_units = T.units, T.cell_units
+    state[cell] = 2
+    for k in range(cell_units.shape[1]):
+        layer[cell_units[cell, k]] &= ~bit(T.unit_pos[cell, k])
+    for k in range(cell_units.shape[1]):
+        u = cell_units[cell, k]
+        if placed[u]:
+            continue
+        places = layer[u]
+        if places != U0 and places & (places - U1) == U0:
+            p = units[u, bit_index(places)]
+            if state[p] == 0:
+                state[p] = 1
+                queue[tail] = p
+                tail += 1
+    return tail
+
+
+@kernel
+def _cell_chains(
+    ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots, bounds, room
+):
     """The hints of one cell: a contradiction from a value on or off, a double implication,
     the region chains from each value, then what every value of the cell implies. Runs that
-    could share nothing (``_may_share``) are not made."""
+    could share nothing (``_may_share``) are not made, nor Nishio runs that meet no
+    contradiction (``_digit_fails``: a Nishio search offers contradictions only)."""
     n = T.units.shape[1]
     off_slot = ws[11].shape[0] - 1
     card = popcount(grid[cell])
@@ -632,20 +716,23 @@ def _cell_chains(ws, best, grid, board, T, base, cell, dynamic, nishio, enough, 
         digit = bit_index(low)
         on = 2 * (cell * n + digit) + 1
         r = cell * n + digit
-        if shares:
+        if shares and (not nishio or _digit_fails(board[4], T, digit, cell, True, room)):
             _run(ws, r, on, grid, board, T, dynamic, not nishio)
-        a, b = ws[11][r, 2], ws[11][r, 3]
-        if a >= 0 and dynamic:  # SE: contradictions count in Nishio and dynamic chains
-            _offer(best, grid, base, _ancestors(ws, a) + _ancestors(ws, b), ABSURD, on ^ 1, n, cell)
+            a, b = ws[11][r, 2], ws[11][r, 3]
+            if a >= 0 and dynamic:  # SE: contradictions count in Nishio and dynamic chains
+                complexity = _ancestors(ws, a) + _ancestors(ws, b)
+                _offer(best, grid, base, complexity, ABSURD, on ^ 1, n, cell)
         if dynamic and best[0] > enough:
             records, parents = ws[5][0], ws[5][1]
-            _run(ws, off_slot, on ^ 1, grid, board, T, dynamic, not nishio)
-            a, b = ws[11][off_slot, 2], ws[11][off_slot, 3]
-            if a >= 0:
-                _offer(best, grid, base, _ancestors(ws, a) + _ancestors(ws, b), ABSURD, on, n, cell)
-            if card >= 3 and not nishio:
-                slots[2, 0], slots[2, 1] = r, off_slot
-                _shared(ws, best, grid, base, slots[2], 2, DOUBLE, n, cell)
+            if not nishio or _digit_fails(board[4], T, digit, cell, False, room):
+                _run(ws, off_slot, on ^ 1, grid, board, T, dynamic, not nishio)
+                a, b = ws[11][off_slot, 2], ws[11][off_slot, 3]
+                if a >= 0:
+                    complexity = _ancestors(ws, a) + _ancestors(ws, b)
+                    _offer(best, grid, base, complexity, ABSURD, on, n, cell)
+                if card >= 3 and not nishio:
+                    slots[2, 0], slots[2, 1] = r, off_slot
+                    _shared(ws, best, grid, base, slots[2], 2, DOUBLE, n, cell)
             ws[5][0], ws[5][1] = records, parents  # no later chain starts "off": room
             ws[11][off_slot, 0] = -1
         if not nishio and best[0] > enough:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine.geometry import geometry
 from engine.logic.passes import CYCLE, RUNGS, workspace
-from engine.logic.se_chains import _run, _workspace, board_of
+from engine.logic.se_chains import _digit_fails, _digit_room, _run, _workspace, board_of
 from engine.logic.tables import tables
 from engine.search9 import STATE_WORDS, assumption_fails9, candidates_state9
 from tests.engine.test_se_rating import SAMPLE
@@ -77,3 +77,52 @@ def test_runs_and_singles_agree_where_the_chains_are_searched() -> None:
             contradictions += sum(dynamic for dynamic, _, _ in found)
             nishio_contradictions += sum(nishio for _, nishio, _ in found)
     assert contradictions > 20 and nishio_contradictions > 0
+
+
+def nishio_outcomes(grid: np.ndarray, placed: np.ndarray) -> list[tuple[bool, bool]]:
+    """For every candidate of ``grid`` assumed on and assumed off: whether SE's Nishio run
+    from it meets a contradiction, and whether ``_digit_fails`` says it does."""
+    board = board_of(grid, placed, T)
+    room = _digit_room(81, T.units.shape[0])
+    found = []
+    for cell in range(81):
+        for digit in range(9):
+            if not int(grid[cell]) >> digit & 1:
+                continue
+            for on in (1, 0):
+                ws = _workspace(81, 9, 4 * (NODES + 2), 16 * (NODES + 2))
+                slot = cell * 9 + digit
+                _run(ws, slot, 2 * slot + on, grid, board, T, True, False)
+                assert not ws[5][3], "the run found no room"
+                run = bool(ws[11][slot, 2] >= 0)
+                found.append((run, bool(_digit_fails(board[4], T, digit, cell, on, room))))
+    return found
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 511), min_size=81, max_size=81))
+def test_a_nishio_run_meets_a_contradiction_exactly_when_its_digit_does(masks: list[int]):
+    """On any candidates (open cells only, singles or not), a Nishio run from a candidate on
+    or off meets a contradiction exactly when the digit's own rules followed to their end
+    put a cell on and off: the Nishio searches make only those runs."""
+    for run, digit_fails in nishio_outcomes(
+        np.array(masks, dtype=np.uint64), np.zeros(81, np.int32)
+    ):
+        assert run == digit_fails
+
+
+def test_nishio_runs_and_their_digit_agree_where_the_chains_are_searched() -> None:
+    """The same on the stuck states of SE-rated puzzles, where some runs do meet one."""
+    ws = workspace(GEO)
+    contradictions = 0
+    for puzzle, rating, _ in SAMPLE:
+        if rating < 7.0:
+            continue
+        values = np.array([int(c) if c != "." else 0 for c in puzzle], dtype=np.uint8)
+        for ladder in LADDERS:
+            ws.solve(values, rungs=ladder)
+            grid = np.where(ws.placed == 0, ws.cand, 0).astype(np.uint64)
+            found = nishio_outcomes(grid, ws.placed.copy())
+            assert all(run == digit_fails for run, digit_fails in found)
+            contradictions += sum(run for run, _ in found)
+    assert contradictions > 10

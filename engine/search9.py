@@ -448,10 +448,16 @@ def candidates_state9(cand, placed, state):
 
 
 @njit(cache=True)
-def assumption_fails9(state, trial, cell, digit):
-    """True when ``digit`` (0-based) placed in ``cell`` of ``state`` (:func:`candidates_state9`)
-    and naked and hidden singles after it empty a cell or leave a digit no place in a unit:
-    one-level trial by singles, on a copy in ``trial`` (``STATE_WORDS`` words)."""
+def assumption_fails9(state, trial, cell, digit, on):
+    """True when ``digit`` (0-based) placed in ``cell`` of ``state`` (:func:`candidates_state9`),
+    or with ``on`` False taken from its candidates, and naked and hidden singles after it empty a
+    cell or leave a digit no place in a unit: one-level trial by singles, on a copy in ``trial``
+    (``STATE_WORDS`` words), which holds what the singles left when they do not fail."""
     for i in range(STATE_WORDS):
         trial[i] = state[i]
-    return not _propagate(trial, _place_one(trial, digit, cell))
+    if on:
+        dirty = _place_one(trial, digit, cell)
+    else:
+        trial[BANDS * digit + cell // BAND_BITS] &= ~(1 << (cell % BAND_BITS))
+        dirty = 1 << digit
+    return not _propagate(trial, dirty)

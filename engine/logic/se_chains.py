@@ -49,7 +49,7 @@ from engine.logic.state import (
     mark,
     popcount,
 )
-from engine.search9 import STATE_WORDS, assumption_fails9, candidates_state9
+from engine.search9 import STATE_WORDS, UNSOLVED, assumption_fails9, candidates_state9
 
 #: SE's base rating in tenths of each of its chain techniques, from CYCLE on (CycleHint,
 #: ForcingChainHint, Chaining.getDifficulty), and of aligned triplet exclusion between them
@@ -485,6 +485,7 @@ def find_se_chains(cand, placed, T, rec, tech):
     ws = _workspace(ncells, n, 32 * (nodes + 2), max(2 * n, 64) * (nodes + 2))
     best = np.array([NO_HINT, NO_HINT, NO_HINT, -1, -1], dtype=np.int64)
     room = _digit_room(ncells, T.units.shape[0])
+    closures = _closures(grid, placed, n, dynamic and not nishio)
     if dynamic and enough >= base:
         _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough, room)
         if best[0] > enough:
@@ -503,7 +504,18 @@ def find_se_chains(cand, placed, T, rec, tech):
         emptied = False
         while True:
             _cell_chains(
-                ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots, bounds, room
+                ws,
+                best,
+                grid,
+                board,
+                T,
+                base,
+                cell,
+                dynamic,
+                nishio,
+                enough,
+                slots,
+                (bounds, room, closures),
             )
             if not ws[5][3]:
                 break
@@ -557,7 +569,7 @@ def _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough,
             if nishio:
                 if not _digit_fails(board[4], T, bit_index(low), cell, True, room):
                     continue
-            elif singles and not assumption_fails9(state, trial, cell, bit_index(low)):
+            elif singles and not assumption_fails9(state, trial, cell, bit_index(low), True):
                 continue
             r = cell * n + bit_index(low)
             _run(ws, r, 2 * r + 1, grid, board, T, True, not nishio)
@@ -611,6 +623,62 @@ def _may_share(bounds, sources, count):
             acc &= reach[comp[2 * index[sources[k]] + 1], w]
         common[0] |= acc
     return common[0] != U0
+
+
+@kernel
+def _closures(grid, placed, n, wanted):
+    """For a dynamic search through cells and units on a 9x9 grid (``wanted``): room for the
+    singles closure of every assumption (a candidate on or off, as node ``2 * (cell * n +
+    digit) + on``), whether each is known (0: not yet, 1: singles leave it consistent, 2:
+    they fail), the grid's own state (``candidates_state9``) and room for a union. Empty
+    elsewhere: nothing is then bounded."""
+    if not wanted or n != 9:
+        none = np.empty(0, dtype=np.int64)
+        return np.empty((0, STATE_WORDS), dtype=np.int64), np.empty(0, dtype=np.int8), none, none
+    state = np.zeros(STATE_WORDS, dtype=np.int64)
+    candidates_state9(grid, placed, state)
+    nodes = 2 * grid.shape[0] * n
+    known = np.zeros(nodes, dtype=np.int8)
+    return np.empty((nodes, STATE_WORDS), dtype=np.int64), known, state, np.empty_like(state)
+
+
+@kernel
+def _closure_fails(closures, cell, digit, on):
+    """True when singles after the assumption (``cell`` holding ``digit``, or with ``on`` 0
+    not holding it) fail, or where there are no closures. A dynamic run through cells and
+    units follows exactly those rules, so it meets a contradiction only then."""
+    rows, known, state, _ = closures
+    if known.shape[0] == 0:
+        return True
+    node = 2 * (cell * 9 + digit) + on
+    if known[node] == 0:
+        known[node] = 2 if assumption_fails9(state, rows[node], cell, digit, on == 1) else 1
+    return known[node] == 2
+
+
+@kernel
+def _closures_share(closures, candidates, count, on_only):
+    """False when the dynamic runs from ``candidates[:count]`` assumed on (or, without
+    ``on_only``, the one candidate assumed on and off) can share no conclusion: each reaches
+    no more than its singles closure, so the candidates that every consistent closure removes
+    hold all they share (a cell put on in all has its other candidates removed in all). True
+    where there are no closures, or every closure fails."""
+    rows, known, state, union = closures
+    if known.shape[0] == 0:
+        return True
+    union[:] = 0
+    for i in range(2 if not on_only else count):
+        candidate = candidates[0 if not on_only else i]
+        on = 1 if on_only else 1 - i
+        if _closure_fails(closures, candidate // 9, candidate % 9, on):
+            continue
+        row = rows[2 * candidate + on]
+        for w in range(UNSOLVED):
+            union[w] |= row[w]
+    for w in range(UNSOLVED):  # noqa: SIM110 (a plain loop for numba)
+        if state[w] & ~union[w]:
+            return True
+    return False
 
 
 @kernel
@@ -690,13 +758,13 @@ def _put_off(layer, placed, queue, tail, state, T, cell):
 
 
 @kernel
-def _cell_chains(
-    ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots, bounds, room
-):
+def _cell_chains(ws, best, grid, board, T, base, cell, dynamic, nishio, enough, slots, spares):
     """The hints of one cell: a contradiction from a value on or off, a double implication,
-    the region chains from each value, then what every value of the cell implies. Runs that
-    could share nothing (``_may_share``) are not made, nor Nishio runs that meet no
-    contradiction (``_digit_fails``: a Nishio search offers contradictions only)."""
+    the region chains from each value, then what every value of the cell implies. A run is
+    made only where it may offer something (``spares``: the static bounds of the multiple
+    chains, ``_may_share``; room for ``_digit_fails``, by which a Nishio run meets a
+    contradiction or not; the singles closures of the dynamic chains, ``_closures_share``)."""
+    bounds, room, closures = spares
     n = T.units.shape[1]
     off_slot = ws[11].shape[0] - 1
     card = popcount(grid[cell])
@@ -707,7 +775,7 @@ def _cell_chains(
         slots[0, value] = cell * n + bit_index(low)
         m ^= low
         value += 1
-    shares = _may_share(bounds, slots[0], card)
+    shares = _may_share(bounds, slots[0], card) and _closures_share(closures, slots[0], card, True)
     value = 0
     m = grid[cell]
     while m:
@@ -716,7 +784,13 @@ def _cell_chains(
         digit = bit_index(low)
         on = 2 * (cell * n + digit) + 1
         r = cell * n + digit
-        if shares and (not nishio or _digit_fails(board[4], T, digit, cell, True, room)):
+        double = dynamic and not nishio and card >= 3
+        double = double and _closures_share(closures, slots[0, value:], 1, False)
+        if nishio:
+            run_on = _digit_fails(board[4], T, digit, cell, True, room)
+        else:  # a dynamic run's contradiction is one that singles find (``_closure_fails``)
+            run_on = shares or double or (dynamic and _closure_fails(closures, cell, digit, 1))
+        if run_on:
             _run(ws, r, on, grid, board, T, dynamic, not nishio)
             a, b = ws[11][r, 2], ws[11][r, 3]
             if a >= 0 and dynamic:  # SE: contradictions count in Nishio and dynamic chains
@@ -724,20 +798,24 @@ def _cell_chains(
                 _offer(best, grid, base, complexity, ABSURD, on ^ 1, n, cell)
         if dynamic and best[0] > enough:
             records, parents = ws[5][0], ws[5][1]
-            if not nishio or _digit_fails(board[4], T, digit, cell, False, room):
+            if nishio:
+                run_off = _digit_fails(board[4], T, digit, cell, False, room)
+            else:
+                run_off = double or _closure_fails(closures, cell, digit, 0)
+            if run_off:
                 _run(ws, off_slot, on ^ 1, grid, board, T, dynamic, not nishio)
                 a, b = ws[11][off_slot, 2], ws[11][off_slot, 3]
                 if a >= 0:
                     complexity = _ancestors(ws, a) + _ancestors(ws, b)
                     _offer(best, grid, base, complexity, ABSURD, on, n, cell)
-                if card >= 3 and not nishio:
+                if double:
                     slots[2, 0], slots[2, 1] = r, off_slot
                     _shared(ws, best, grid, base, slots[2], 2, DOUBLE, n, cell)
             ws[5][0], ws[5][1] = records, parents  # no later chain starts "off": room
             ws[11][off_slot, 0] = -1
         if not nishio and best[0] > enough:
             _region_chains(
-                ws, best, grid, board, T, base, cell, digit, r, dynamic, slots[1], bounds
+                ws, best, grid, board, T, base, cell, digit, r, dynamic, slots[1], spares
             )
         value += 1
         if best[0] <= enough:
@@ -747,11 +825,11 @@ def _cell_chains(
 
 
 @kernel
-def _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic, slots, bounds):
+def _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic, slots, spares):
     """SE's region chains from ``cell`` holding ``digit`` (run ``r``): in each unit where the
     cell is the digit's first place, a chain from every other place; the nodes they all
     reach. ``slots``: room for a unit's runs. A unit whose places could share nothing
-    (``_may_share``) is passed over."""
+    (``_may_share``, ``_closures_share``) is passed over."""
     units = T.units
     n = units.shape[1]
     order, start = board[1], board[4]
@@ -770,7 +848,9 @@ def _region_chains(ws, best, grid, board, T, base, cell, digit, r, dynamic, slot
             places ^= low
             slots[count] = units[u, bit_index(low)] * n + digit
             count += 1
-        if not _may_share(bounds, slots, count):
+        if not _may_share(spares[0], slots, count):
+            continue
+        if not _closures_share(spares[2], slots, count, True):
             continue
         for k in range(count):  # run ``r`` too: its cell's chains may not have needed it
             _run(ws, slots[k], 2 * slots[k] + 1, grid, board, T, dynamic, True)

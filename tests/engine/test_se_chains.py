@@ -43,7 +43,7 @@ def outcomes(grid: np.ndarray, placed: np.ndarray) -> list[tuple[bool, bool, boo
                 _run(ws, slot, 2 * slot + 1, grid, board, T, True, cells_too)
                 assert not ws[5][3], "the run found no room"
                 runs.append(bool(ws[11][slot, 2] >= 0))
-            found.append((*runs, bool(assumption_fails9(state, trial, cell, digit))))
+            found.append((*runs, bool(assumption_fails9(state, trial, cell, digit, True))))
     return found
 
 

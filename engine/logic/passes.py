@@ -863,7 +863,6 @@ def pass_loop(
         progress = False
         held_rung = -1  # a rung searched ahead in this pass (``_settled_rung``, GROUPED_AHEAD)
         ahead = False  # the grouped X-chains of every length searched at the first one's turn
-        early = False  # the settled rung searched before the rungs past the basic fish
         for r in range(rungs.shape[0]):
             first_step, first_effect = counts[C_STEPS], counts[C_EFFECTS]
             first_proof = counts[C_PROOF]
@@ -874,10 +873,9 @@ def pass_loop(
             taken = direct and rung == LOCKED_POINTING
             taken = taken and _direct_pass(cand, placed, pos, T, enabled, rec, work)
             search, top = rung, 0  # the chain rungs may search a settled rung first
-            if direct and rung in (SKYSCRAPER, CYCLE) and _se_rates(T) and not early:
+            if direct and rung == SKYSCRAPER and _se_rates(T):
                 search, top = _settled_rung(rec, enabled)
-                early = rung == SKYSCRAPER and top > 0
-                if rung == SKYSCRAPER and not early:
+                if top == 0:
                     search = rung  # not settled: the chain rungs wait for their turn
             if direct and rung == GROUPED_TWO_LINKS:
                 search = GROUPED_AHEAD

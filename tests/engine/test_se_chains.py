@@ -58,24 +58,34 @@ def test_a_contradiction_of_a_run_is_one_of_singles(masks: list[int]) -> None:
         assert singles or not (dynamic or nishio)
 
 
-def test_runs_and_singles_agree_where_the_chains_are_searched() -> None:
-    """On states with no single left (where the singles get stuck, and where the grader
-    reaches SE's chains), dynamic runs and singles agree on every candidate, contradictions
-    found on both sides; a Nishio run finds one only where they do."""
+def stuck_states() -> list[tuple[np.ndarray, np.ndarray]]:
+    """The candidates and placed digits where each ladder of ``LADDERS`` leaves the SE-rated
+    sample's puzzles of 7.0 and up: no single left, where the grader reaches SE's chains."""
     ws = workspace(GEO)
-    contradictions = nishio_contradictions = 0
+    states = []
     for puzzle, rating, _ in SAMPLE:
         if rating < 7.0:
             continue
         values = np.array([int(c) if c != "." else 0 for c in puzzle], dtype=np.uint8)
         for ladder in LADDERS:
             ws.solve(values, rungs=ladder)
-            grid = np.where(ws.placed == 0, ws.cand, 0).astype(np.uint64)
-            found = outcomes(grid, ws.placed.copy())
-            assert all(dynamic == singles for dynamic, _, singles in found)
-            assert all(singles or not nishio for _, nishio, singles in found)
-            contradictions += sum(dynamic for dynamic, _, _ in found)
-            nishio_contradictions += sum(nishio for _, nishio, _ in found)
+            states.append(
+                (np.where(ws.placed == 0, ws.cand, 0).astype(np.uint64), ws.placed.copy())
+            )
+    return states
+
+
+def test_runs_and_singles_agree_where_the_chains_are_searched() -> None:
+    """On states with no single left (where the singles get stuck, and where the grader
+    reaches SE's chains), dynamic runs and singles agree on every candidate, contradictions
+    found on both sides; a Nishio run finds one only where they do."""
+    contradictions = nishio_contradictions = 0
+    for grid, placed in stuck_states():
+        found = outcomes(grid, placed)
+        assert all(dynamic == singles for dynamic, _, singles in found)
+        assert all(singles or not nishio for _, nishio, singles in found)
+        contradictions += sum(dynamic for dynamic, _, _ in found)
+        nishio_contradictions += sum(nishio for _, nishio, _ in found)
     assert contradictions > 20 and nishio_contradictions > 0
 
 
@@ -113,16 +123,9 @@ def test_a_nishio_run_meets_a_contradiction_exactly_when_its_digit_does(masks: l
 
 def test_nishio_runs_and_their_digit_agree_where_the_chains_are_searched() -> None:
     """The same on the stuck states of SE-rated puzzles, where some runs do meet one."""
-    ws = workspace(GEO)
     contradictions = 0
-    for puzzle, rating, _ in SAMPLE:
-        if rating < 7.0:
-            continue
-        values = np.array([int(c) if c != "." else 0 for c in puzzle], dtype=np.uint8)
-        for ladder in LADDERS:
-            ws.solve(values, rungs=ladder)
-            grid = np.where(ws.placed == 0, ws.cand, 0).astype(np.uint64)
-            found = nishio_outcomes(grid, ws.placed.copy())
-            assert all(run == digit_fails for run, digit_fails in found)
-            contradictions += sum(run for run, _ in found)
+    for grid, placed in stuck_states():
+        found = nishio_outcomes(grid, placed)
+        assert all(run == digit_fails for run, digit_fails in found)
+        contradictions += sum(run for run, _ in found)
     assert contradictions > 10

@@ -487,7 +487,8 @@ def find_se_chains(cand, placed, T, rec, tech):
     room = _digit_room(ncells, T.units.shape[0])
     closures = _closures(grid, placed, n, dynamic and not nishio)
     if dynamic and enough >= base:
-        _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough, room)
+        spares = (room, closures)
+        _quick_contradiction(ws, best, grid, board, T, base, nishio, enough, spares)
         if best[0] > enough:
             best[:] = NO_HINT  # the search below finds SE's easiest hint, in SE's order
             best[3] = best[4] = -1
@@ -542,23 +543,20 @@ def find_se_chains(cand, placed, T, rec, tech):
 
 
 @kernel
-def _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough, room):
+def _quick_contradiction(ws, best, grid, board, T, base, nishio, enough, spares):
     """Offer the contradictions of every candidate assumed on until one is rated no higher
     than ``enough``. Where any such hint will do (the grade is settled), these are found
     first: they need one run each (kept for the full search), where a cell's or a unit's
     chains need several.
 
     On a 9x9 grid a candidate is run only if naked and hidden singles after it fail
-    (``assumption_fails9``, a tenth of a run's time): SE's dynamic chains through cells and
-    units follow exactly those rules, and Nishio's some of them, so an assumption that singles
-    leave consistent has no contradiction to find (four in five, on hard puzzles). A Nishio
-    run is made only where it meets one (``_digit_fails``, on any grid)."""
+    (``_closure_fails``, a tenth of a run's time, its closure kept for the full search): SE's
+    dynamic chains through cells and units follow exactly those rules, so an assumption that
+    singles leave consistent has no contradiction to find (four in five, on hard puzzles). A
+    Nishio run is made only where it meets one (``_digit_fails``, on any grid). ``spares``:
+    room for ``_digit_fails`` and the search's closures."""
+    room, closures = spares
     n = T.units.shape[1]
-    singles = n == 9
-    state = np.zeros(STATE_WORDS, dtype=np.int64)
-    trial = np.empty(STATE_WORDS, dtype=np.int64)
-    if singles:
-        candidates_state9(grid, placed, state)
     for cell in range(grid.shape[0]):
         if popcount(grid[cell]) < 2:
             continue
@@ -569,7 +567,7 @@ def _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough,
             if nishio:
                 if not _digit_fails(board[4], T, bit_index(low), cell, True, room):
                     continue
-            elif singles and not assumption_fails9(state, trial, cell, bit_index(low), True):
+            elif not _closure_fails(closures, cell, bit_index(low), 1):
                 continue
             r = cell * n + bit_index(low)
             _run(ws, r, 2 * r + 1, grid, board, T, True, not nishio)
@@ -588,14 +586,14 @@ def _quick_contradiction(ws, best, grid, placed, board, T, base, nishio, enough,
 def _static_bounds(grid, T, board, dynamic):
     """For the multiple forcing chains, which run on the grid as it is: each candidate's node
     in the static graph (``static_reach`` with X- and Y-links), its component, the components'
-    reach, the nodes a hint could conclude (every "off", and "on" in a cell with another
-    candidate) and room for an intersection. Empty for the dynamic searches."""
+    reach, and the nodes a hint could conclude (every "off", and "on" in a cell with another
+    candidate). Empty for the dynamic searches."""
     n = T.units.shape[1]
     if dynamic:
         none = np.empty(0, dtype=np.int64)
         return none, none, np.empty((0, 0), dtype=np.uint64), np.empty(0, dtype=np.uint64)
     index, comp, reach, graph = static_reach(grid, T, True, True, board[1], board[2], board[4])
-    useful = np.zeros(reach.shape[1] + 1, dtype=np.uint64)  # the last word: room
+    useful = np.zeros(reach.shape[1], dtype=np.uint64)
     candidates = graph[2]  # the first nodes // 2 are the grid's
     for k in range(reach.shape[0] // 2):
         node = 2 * k
@@ -614,15 +612,13 @@ def _may_share(bounds, sources, count):
     index, comp, reach, useful = bounds
     if useful.shape[0] == 0:
         return True
-    words = reach.shape[1]
-    common = useful[words:]  # the room after the mask
-    common[0] = U0
-    for w in range(words):
-        acc = useful[w]
+    for w in range(reach.shape[1]):
+        common = useful[w]
         for k in range(count):
-            acc &= reach[comp[2 * index[sources[k]] + 1], w]
-        common[0] |= acc
-    return common[0] != U0
+            common &= reach[comp[2 * index[sources[k]] + 1], w]
+        if common != U0:
+            return True
+    return False
 
 
 @kernel

@@ -421,6 +421,42 @@ def _rate(
         )
     if uniqueness:
         one_solution(grid)  # the steps were sound only if the solution is unique
+    return _solved_rating(grid, tiers, rungs, space, passes, tallied, unique_solution)
+
+
+def rate_solved(
+    puzzle: Grid, max_score: float, tiers: Mapping[str, Tier] | None = None
+) -> tuple[Rating | None, np.ndarray]:
+    """The rating when the ladder up to ``max_score`` solves the puzzle by steps that hold
+    whatever its solutions (none of them a uniqueness step), which proves it has exactly one;
+    else None: the puzzle may have several, or score above ``max_score``. Either way the values
+    the ladder placed come with it (the solution, or the cells it left open as 0).
+
+    No count is made: a digger that has not proven a layout unique asks this first, and only
+    the layouts that the ladder cannot finish need a count (a Killer's cost most of a dig)."""
+    rungs = rungs_within(max_score)
+    space = workspace(puzzle.geometry)
+    try:
+        solved, passes = space.solve(puzzle.values, rungs=rungs)
+    except Contradiction:  # no solution at all: neither rated nor placed
+        return None, puzzle.values.copy()
+    placed = space.placed.astype(np.uint8)
+    if not solved or assumes_uniqueness(space.steps()):
+        return None, placed
+    rating = _solved_rating(puzzle, tiers, rungs, space, passes, _tally(space), None)
+    return rating, placed
+
+
+def _solved_rating(
+    grid: Grid,
+    tiers: Mapping[str, Tier] | None,
+    rungs: np.ndarray,
+    space: Workspace,
+    passes: int,
+    tallied: tuple[float, list[int]],
+    unique_solution: np.ndarray | None,
+) -> Rating:
+    """The :class:`Rating` of a run the ladder solved, read from ``space`` (see :func:`_rate`)."""
     # sound steps and a complete, consistent grid: the placed values are the one solution
     rating, counts = tallied
     score = final_score(rating)
@@ -433,7 +469,7 @@ def _rate(
             again = _rate(grid, tiers, rungs, unique_solution)
             assert again is not None  # the same run: solved again
             return again.grade()
-        run = space.outcome(solved, passes)
+        run = space.outcome(True, passes)
         return _grade_run(grid, tiers, run, run.values, tallied)
 
     tier = tier_of(tiers or DEFAULT_TIERS, score, passes, clues, hardest)

@@ -5,19 +5,23 @@ graded into a tier.
   first cell no cage holds yet, to a size drawn from a mix like published books' (mostly 2-4
   cells, a few 5-6; :data:`SIZE_MIX`), through orthogonal neighbours whose digit the cage does
   not hold yet. A cell left alone joins a neighbouring cage that lacks its digit.
-* **Digging** (:func:`dig_killer`): a layout's cages are split until the puzzle is unique (two
-  totals say more than their sum): a SAT solver finds a second solution, and a
-  cage of four cells or more holding a cell where the two differ is split in two connected
-  parts of two cells or more; failing that, such a cell moves into a neighbouring cage that
-  lacks its digit (leaving no cage of one cell), and last a triple or a pair holding one is
-  split (a one-cell cage: a given in disguise, so the last resort). The unique puzzle is graded
-  (``engine.grade.rate_within``, as ``engine.dig`` does); one too hard for the band has a cage
-  split in two (still unique) or, where the tier allows givens (a band that singles solve, and
-  6x6 grids), a given added; one too easy has two cages merged while it stays unique. After
-  :data:`STALL_MOVES` moves without getting closer a fresh layout is drawn.
-  Every layout a dig tries is asked of one incremental SAT solver (``engine.sat.OtherSolution``:
-  the grid's units once, each cage once, a layout as assumptions), and no geometry is built
-  until one is graded.
+* **Digging** (:func:`dig_killer`): each layout is graded first, as Solo does: the ladder up to
+  the band's top (``engine.grade.rate_solved``) solving it by sound steps proves it has one
+  solution, so most layouts need no count at all. One the ladder leaves stuck (it has several
+  solutions, or is too hard for the band) is loosened where the ladder stopped, and graded
+  again until it is not: where the tier allows givens (a band that singles solve, and 6x6
+  grids) half the time a given; else a cage of four cells or more holding an open cell is
+  split in two connected parts of two cells or more; failing that, an open cell moves into a
+  neighbouring cage that lacks its digit (leaving no cage of one cell), and last a triple or a
+  pair holding one is split (a one-cell cage: a given in disguise, so the last resort). A
+  graded puzzle too hard for the band (solved above it) gets a given or its biggest cage split;
+  one too easy has two cages merged, kept when the ladder still solves it. After
+  :data:`STALL_MOVES` moves without getting closer a fresh layout is drawn. Only the whole
+  ladder (a band with no top, as extreme) cannot tell several solutions from nested trial: its
+  layouts are counted first, by one incremental SAT solver per dig
+  (``engine.sat.OtherSolution``: the grid's units once, each cage once, a layout as
+  assumptions, made the first time a dig needs it), and a second solution says where to
+  loosen. The final puzzle is counted once more on its own geometry.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from engine.cages import Cage, checked_cages
 from engine.dig import DigFailed, ImpossibleBand, UnknownTier, check_limits, miss, tiers_for
 from engine.dig import too_hard as band_too_hard
 from engine.geometry import Box, Geometry, variant_name
-from engine.grade import Grade, Rating, rate_within
+from engine.grade import RUNG_ARRAY, Grade, Rating, rate_solved, rate_within, rungs_within
 from engine.grids import Seed, rng_from
 from engine.solver import count_grid
 from engine.text import Grid, parse, to_text
@@ -249,14 +253,16 @@ def dig_killer(
 class _Candidate:
     layout: _Layout
     puzzle: np.ndarray
-    rating: Rating | None = None
+    unique: bool = False  # proven to have one solution (a split or a given keeps it so)
+    rating: Rating | None = None  # None: the ladder up to the band's top left it stuck
     distance: float = math.inf
+    open_cells: np.ndarray | None = None  # where it is stuck: cells left open, or that differ
     geometry: Geometry | None = None  # the Killer's, once graded
 
 
 class _KillerDigger:
-    """One dig's state: the grid, its SAT solver for second solutions, the band, the random
-    stream."""
+    """One dig's state: the grid, the band, the random stream, and the SAT solver for second
+    solutions once a layout needs one."""
 
     def __init__(
         self, grid: Grid, band: Tier, mapping: dict[str, Tier], rng: np.random.Generator
@@ -266,7 +272,9 @@ class _KillerDigger:
         self.band = band
         self.mapping = mapping
         self.rng = rng
-        self.others = sat.OtherSolution(self.solution, self.base)
+        self.top = band.score[1] if band.score else math.inf
+        self.whole_ladder = len(rungs_within(self.top)) == len(RUNG_ARRAY)
+        self._others: sat.OtherSolution | None = None
         easy = band.score is not None and band.score[1] <= EASY_TOP
         self.mix = EASY_MIX if easy else SIZE_MIX
         self.givens_allowed = easy or self.base.n <= CHILDREN_SIZE
@@ -277,7 +285,8 @@ class _KillerDigger:
         try:
             return self.walk(budget, time_limit)
         finally:
-            self.others.close()
+            if self._others is not None:
+                self._others.close()
 
     def walk(self, budget: int, time_limit: float | None) -> KillerResult:
         deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -296,12 +305,10 @@ class _KillerDigger:
             if candidate is None:
                 stalled += 1
                 continue
-            self.rate(candidate)
             if candidate.distance == 0.0 and self.accept(candidate):
                 return self.result(candidate)
             if current is None or candidate.distance <= current.distance:
-                # a move that is no further goes on from there: moves towards the band add
-                # up even while every candidate is beyond the band's top (all alike, unrated)
+                # a move that is no further goes on from there
                 closer = current is None or candidate.distance < current.distance
                 current, stalled = candidate, 0 if closer else stalled + 1
             else:
@@ -311,59 +318,88 @@ class _KillerDigger:
         raise DigFailed(self.failure(closest))
 
     def fresh(self) -> _Candidate | None:
-        """A new layout made unique by splits, or None when no split can make it unique."""
+        """A new layout, loosened until graded (:meth:`settled`)."""
         layout = _Layout.grown(self.solution, self.base.n, self.rng, self.mix)
-        puzzle = np.zeros_like(self.solution)
-        return _Candidate(layout, puzzle) if self.make_unique(layout, puzzle) else None
+        return self.settled(_Candidate(layout, np.zeros_like(self.solution)))
 
     def move(self, current: _Candidate) -> _Candidate | None:
-        """One step towards the band from a unique candidate (see the module doc)."""
+        """One graded step towards the band from a graded candidate (see the module doc); None
+        when the step finds nothing to change, or a merge leaves the ladder stuck."""
+        assert current.rating is not None, "the walk holds graded candidates only"
         layout, puzzle = current.layout.copy(), current.puzzle.copy()
-        if current.rating is None or band_too_hard(self.band, current.rating):
-            givens = np.count_nonzero(puzzle)
-            if (
-                self.givens_allowed
-                and givens < GIVENS_SHARE * self.base.ncells
-                and self.rng.random() < 0.5
-            ):
-                blank = np.flatnonzero(puzzle == 0)
-                cell = int(blank[int(self.rng.integers(len(blank)))])
-                puzzle[cell] = self.solution[cell]
-                return _Candidate(layout, puzzle)
-            sizes = np.array([len(cells) for cells in layout.members])
-            big = np.flatnonzero(sizes == sizes.max())
-            if not layout.split(int(big[int(self.rng.integers(len(big)))]), self.rng):
-                return None
-            return _Candidate(layout, puzzle)
+        if band_too_hard(self.band, current.rating):
+            moved = _Candidate(layout, puzzle, unique=current.unique)
+            if not self.add_given(moved):
+                sizes = np.array([len(cells) for cells in layout.members])
+                big = np.flatnonzero(sizes == sizes.max())
+                if not layout.split(int(big[int(self.rng.integers(len(big)))]), self.rng):
+                    return None
+            return self.settled(moved)
         live = [i for i, cells in enumerate(layout.members) if cells]
         index = live[int(self.rng.integers(len(live)))]
         if not layout.merge_with_neighbour(index, self.solution, self.rng, self.largest):
             return None
-        return _Candidate(layout, puzzle) if self.second_solution(layout, puzzle) is None else None
+        merged = _Candidate(layout, puzzle)
+        self.rate(merged)
+        return merged if merged.rating is not None else None
+
+    def settled(self, candidate: _Candidate) -> _Candidate | None:
+        """The candidate graded, loosened first where it is stuck for as long as it is (each
+        loosening ends a second solution or a step beyond the band); None when nothing
+        loosens it."""
+        for _ in range(self.base.ncells):
+            self.rate(candidate)
+            if candidate.rating is not None:
+                return candidate
+            assert candidate.open_cells is not None, "rate() says where it is stuck"
+            if self.add_given(candidate, candidate.open_cells):
+                continue
+            refined = self.loosen(candidate.layout, candidate.open_cells)
+            if refined is None:
+                return None
+            candidate.unique = candidate.unique and refined
+        return None
+
+    def add_given(self, candidate: _Candidate, among: np.ndarray | None = None) -> bool:
+        """Half the time, where the tier allows givens and has room for one, give the digit of
+        a random blank cell (of ``among`` when given); False when it does not."""
+        puzzle = candidate.puzzle
+        if not self.givens_allowed or np.count_nonzero(puzzle) >= GIVENS_SHARE * puzzle.size:
+            return False
+        if self.rng.random() >= 0.5:
+            return False
+        blank = np.flatnonzero(puzzle == 0)
+        if among is not None:
+            blank = np.intersect1d(blank, among)
+        if not len(blank):
+            return False
+        cell = int(blank[int(self.rng.integers(len(blank)))])
+        puzzle[cell] = self.solution[cell]
+        return True
+
+    def loosen(self, layout: _Layout, stuck: np.ndarray) -> bool | None:
+        """Change the cages around the ``stuck`` cells (see the module doc): True for a split
+        (every solution of the new layout is one of the old), False for a hand-over (not so),
+        None when nothing can change."""
+        owners = sorted({int(layout.owner[c]) for c in stuck})
+        # least one-cell cages first: split a cage of four or more, hand a cell over, and
+        # only then split a triple or a pair
+        big = [a for a in owners if len(layout.members[a]) >= 4]
+        if big and layout.split(big[int(self.rng.integers(len(big)))], self.rng):
+            return True
+        if self.hand_over(layout, stuck):
+            return False
+        small = [a for a in owners if len(layout.members[a]) in (2, 3)]
+        if small and layout.split(small[int(self.rng.integers(len(small)))], self.rng):
+            return True
+        return None
 
     def second_solution(self, layout: _Layout, puzzle: np.ndarray) -> np.ndarray | None:
-        """A solution other than the grid's, or None when there is none."""
-        return self.others.find(layout.cages(self.solution), puzzle)
-
-    def make_unique(self, layout: _Layout, puzzle: np.ndarray) -> bool:
-        """Split cages (see the module doc) until the puzzle is unique; False when stuck."""
-        for _ in range(self.base.ncells):  # each split or hand-over ends a second solution
-            other = self.second_solution(layout, puzzle)
-            if other is None:
-                return True
-            differ = np.flatnonzero(other != self.solution)
-            owners = sorted({int(layout.owner[c]) for c in differ})
-            # least one-cell cages first: split a cage of four or more, hand a cell over, and
-            # only then split a triple or a pair
-            big = [a for a in owners if len(layout.members[a]) >= 4]
-            if big and layout.split(big[int(self.rng.integers(len(big)))], self.rng):
-                continue
-            if self.hand_over(layout, differ):
-                continue
-            small = [a for a in owners if len(layout.members[a]) in (2, 3)]
-            if not small or not layout.split(small[int(self.rng.integers(len(small)))], self.rng):
-                return False
-        return False
+        """A solution other than the grid's, or None when there is none (the dig's SAT solver,
+        made the first time it is asked)."""
+        if self._others is None:
+            self._others = sat.OtherSolution(self.solution, self.base)
+        return self._others.find(layout.cages(self.solution), puzzle)
 
     def hand_over(self, layout: _Layout, differ: np.ndarray) -> bool:
         """When no big cage can split: move a cell where the solutions differ into a
@@ -390,15 +426,36 @@ class _KillerDigger:
         return False
 
     def rate(self, candidate: _Candidate) -> None:
+        """Grade the candidate: solved by the ladder up to the band's top, it is unique and
+        rated; stuck, the cells it left open say where to loosen it. The whole ladder cannot
+        tell several solutions from nested trial, so its layouts are counted first, and a
+        second solution says where to loosen instead."""
+        if self.whole_ladder and not candidate.unique:
+            other = self.second_solution(candidate.layout, candidate.puzzle)
+            if other is not None:
+                self.stuck(candidate, np.flatnonzero(other != self.solution))
+                return
+            candidate.unique = True
         geo = killer_geometry(self.base, candidate.layout.cages(self.solution))
         candidate.geometry = geo
-        top = self.band.score[1] if self.band.score else math.inf
         grid = Grid(geo, candidate.puzzle.copy())
-        candidate.rating = rate_within(grid, top, self.mapping, unique_solution=self.solution)
-        if candidate.rating is None:  # beyond the band's top score
-            candidate.distance = math.inf
+        if self.whole_ladder:
+            rating = rate_within(grid, self.top, self.mapping, unique_solution=self.solution)
         else:
-            candidate.distance = miss(self.band, candidate.rating)
+            rating, placed = rate_solved(grid, self.top, self.mapping)
+            if rating is None:
+                self.stuck(candidate, np.flatnonzero(placed == 0))
+                return
+        candidate.rating = rating
+        candidate.unique = True
+        candidate.distance = miss(self.band, rating)
+
+    @staticmethod
+    def stuck(candidate: _Candidate, open_cells: np.ndarray) -> None:
+        """Mark a candidate left stuck at ``open_cells`` (see :meth:`settled`)."""
+        candidate.rating = None
+        candidate.open_cells = open_cells
+        candidate.distance = math.inf
 
     def accept(self, candidate: _Candidate) -> bool:
         """The final check, on the Killer geometry: one solution, the grid's."""

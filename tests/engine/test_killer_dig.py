@@ -4,15 +4,21 @@ total its cells' digits, in the band the digger reports."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine.cages import checked_cages
 from engine.dig import DigFailed
 from engine.geometry import geometry
-from engine.killer import dig_killer, random_cages
-from engine.text import parse
+from engine.grade import rate_solved
+from engine.killer import EASY_MIX, dig_killer, killer_geometry, random_cages
+from engine.text import Grid, parse
+from tests.conftest import read_puzzles
 from tests.variant_rules import obeys, sat_solutions
 
 
@@ -65,3 +71,37 @@ def test_easy_killers_land_within_the_default_budget(seed) -> None:
     values = parse(result.puzzle, result.geometry).values
     assert result.grade.tier == "easy"
     assert np.count_nonzero(values) <= 0.15 * values.size
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    grid_seed=st.integers(0, 10**6),
+    cage_seed=st.integers(0, 10**6),
+    easy_mix=st.booleans(),
+    top=st.sampled_from([2.4, 3.4, 5.9]),
+)
+def test_a_layout_the_ladder_solves_has_one_solution(grid_seed, cage_seed, easy_mix, top) -> None:
+    """rate_solved, the digger's first test of a layout: a rating only where the SAT count of
+    the rules finds exactly the grid, and what it places (solved or stuck) is the grid's
+    digit."""
+    solution = engine.random_grid(seed=grid_seed)
+    cages = random_cages(solution, seed=cage_seed, sizes=EASY_MIX if easy_mix else None)
+    geo = killer_geometry(geometry(3, 3), cages)
+    grid = Grid(geo, np.zeros(geo.ncells, dtype=np.uint8))
+    rating, placed = rate_solved(grid, top)
+    truth = parse(solution, geo).values
+    found = sat_solutions(geo, grid.values, 2)
+    if rating is not None:
+        assert len(found) == 1 and np.array_equal(found[0], truth)
+        assert np.array_equal(placed, truth)
+    assert np.array_equal(placed[placed > 0], truth[placed > 0])
+
+
+def test_the_ladder_rates_no_puzzle_with_two_solutions(shared_data) -> None:
+    """Classic puzzles with two or more solutions (serg's benchmark): rate_solved rates none,
+    even on the whole ladder, whose uniqueness steps (sound only for one solution) may well
+    finish such a grid."""
+    for line in read_puzzles(shared_data / "serg_benchmark_multisolution.txt")[:200]:
+        grid = parse(line)
+        assert len(sat_solutions(grid.geometry, grid.values, 2)) == 2
+        assert rate_solved(grid, math.inf)[0] is None, line

@@ -111,8 +111,10 @@ def _cell(cell: int, n: int) -> str:
     return f"r{cell // n + 1}c{cell % n + 1}"
 
 
-def _reachable(cells: tuple[int, ...], n: int) -> set[int]:
-    """The cells of ``cells`` reachable from its first through orthogonal neighbours."""
+@lru_cache(maxsize=4096)
+def _reachable(cells: tuple[int, ...], n: int) -> frozenset[int]:
+    """The cells of ``cells`` reachable from its first through orthogonal neighbours. Cached:
+    the layouts a Killer dig tries differ by a cage or two, so most of their cages were met."""
     inside = set(cells)
     seen, todo = {cells[0]}, [cells[0]]
     while todo:
@@ -122,4 +124,4 @@ def _reachable(cells: tuple[int, ...], n: int) -> set[int]:
             if 0 <= rr < n and 0 <= cc < n and other in inside and other not in seen:
                 seen.add(other)
                 todo.append(other)
-    return seen
+    return frozenset(seen)

@@ -23,8 +23,6 @@ geometry (:func:`sum_groups`), the finders are kernels over ``engine.logic.state
 
 from __future__ import annotations
 
-from itertools import combinations as choose
-
 import numpy as np
 
 from engine.geometry import Geometry
@@ -158,27 +156,25 @@ def _groups(geo: Geometry):
                 # a group inside one cage (one cage crosses the edge) is a split cage
                 tech = several or (CAGE_SPLIT if len(ks) == 1 and len(cells) > 1 else INNIES_OUTIES)
                 yield units, tuple(cells), (1,) * len(cells), total, tech
-        if len(ks) > MOST_UNITS:
+        # an innie less an outie of one cell each: a crossing cage has cells on both sides, so
+        # that takes exactly two, one with one cell inside and the other one outside
+        if len(ks) != 2:
             continue
-        held_here = held_rows[r]
-        for counted in range(1, len(ks)):
-            for chosen in choose(ks, counted):
-                ins = sum(held_here[k] for k in ks if k not in chosen)
-                outs = sum(sizes[k] - held_here[k] for k in chosen)
-                if ins != 1 or outs != 1:
-                    continue
-                here = inside_rows[r]
-                inner = [c for k in ks if k not in chosen for c in cages[k].cells if here[c]]
-                outer = [c for k in chosen for c in cages[k].cells if not here[c]]
-                pair = (inner[0], outer[0])
-                order = sorted(range(2), key=lambda i: pair[i])
-                yield (
-                    units,
-                    tuple(pair[i] for i in order),
-                    tuple((1, -1)[i] for i in order),
-                    known[r] - sum(cages[k].total for k in chosen),
-                    several or INNIES_OUTIES,
-                )
+        held_here, here = held_rows[r], inside_rows[r]
+        for kept, chosen in ((ks[1], ks[0]), (ks[0], ks[1])):
+            if held_here[kept] != 1 or sizes[chosen] - held_here[chosen] != 1:
+                continue
+            inner = next(c for c in cages[kept].cells if here[c])
+            outer = next(c for c in cages[chosen].cells if not here[c])
+            pair = (inner, outer)
+            order = sorted(range(2), key=lambda i: pair[i])
+            yield (
+                units,
+                tuple(pair[i] for i in order),
+                tuple((1, -1)[i] for i in order),
+                known[r] - cages[chosen].total,
+                several or INNIES_OUTIES,
+            )
 
 
 def _cells_by_row(matrix: np.ndarray) -> list[list[int]]:

@@ -75,6 +75,12 @@ def variant_parts(variant: str) -> tuple[str, ...]:
     return () if variant == CLASSIC else tuple(variant.split("+"))
 
 
+def without_cages(variant: str) -> str:
+    """The variant of the grid under a Killer's cages (``killer+x`` -> ``x``, ``killer`` ->
+    ``classic``): the grid a Killer's solution fills before its dig draws the cages."""
+    return "+".join(part for part in variant_parts(variant) if part != "killer") or CLASSIC
+
+
 #: Geometries (and what the engine keeps for each: tables, workspaces, orbits) held at once. A
 #: Jigsaw book makes a geometry per puzzle, so every per-geometry cache drops the least recently
 #: used past this many (about 160 KB each at 9x9); a classic book uses one or two.
@@ -222,6 +228,13 @@ class Geometry:
     def classic(self) -> bool:
         """Rows, columns and rectangular boxes only: the shape-specific kernels apply."""
         return self.variant == CLASSIC
+
+    @property
+    def uncaged(self) -> Geometry:
+        """The grid under a Killer's cages (itself when it has none): the same units."""
+        if not self.cages:
+            return self
+        return geometry(self.box_rows, self.box_cols, without_cages(self.variant), self.regions)
 
     @property
     def parts(self) -> tuple[str, ...]:

@@ -30,7 +30,7 @@ import engine
 from engine import Geometry, InvalidPuzzle, MultipleSolutions, NoSolution, Tier
 from engine.cages import Cage
 from engine.dig import DigFailed, DigResult, ImpossibleBand, dig
-from engine.geometry import CLASSIC, geometry
+from engine.geometry import CLASSIC, geometry, without_cages
 from engine.killer import dig_killer
 from engine.layouts import NoLayout, random_layout
 from pipeline.errors import PipelineError
@@ -42,7 +42,6 @@ from pipeline.variants import (
     is_jigsaw,
     is_killer,
     variant_columns,
-    without_cages,
 )
 
 #: Items per seeded chunk of ``pipeline generate`` and ``pipeline dig``: fixed, so their

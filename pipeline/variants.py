@@ -41,12 +41,6 @@ def is_killer(variant: str) -> bool:
     return "killer" in variant_parts(variant)
 
 
-def without_cages(variant: str) -> str:
-    """The variant of the grid under a Killer's cages (``killer+x`` -> ``x``, ``killer`` ->
-    ``classic``): the grid a Killer's solution fills before its dig draws the cages."""
-    return "+".join(part for part in variant_parts(variant) if part != "killer") or CLASSIC
-
-
 def checked_variant(name: str, box_rows: int, box_cols: int) -> str:
     """The variant's one spelling (:func:`engine.geometry.variant_name`), checked against a grid
     of the box shape (windoku is 9x9 only): ValueError saying what is wrong. A Jigsaw's layouts

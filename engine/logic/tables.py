@@ -17,10 +17,16 @@ from engine.logic.state import Tables
 
 @per_geometry
 def tables(geo: Geometry) -> Tables:
-    """The finders' tables for a geometry (cached: geometries are shared)."""
+    """The finders' tables for a geometry (cached: geometries are shared). A Killer's units are
+    its grid's without the cages, and so are their tables: only the peers and the cage tables
+    are built for each layout a dig grades."""
     n = geo.n
     if n > 64:
         raise ValueError(f"the logic solver handles grids up to 64x64, not {n}x{n}")
+    if geo.cages:
+        return tables(geo.uncaged)._replace(
+            peers=np.ascontiguousarray(geo.peers), peer_bits=_peer_bits(geo), **_cage_fields(geo)
+        )
     units = np.ascontiguousarray(geo.units)
     cell_units = np.ascontiguousarray(geo.cell_units)
     where = np.zeros((len(units), geo.ncells), dtype=np.int64)  # position of a cell in a unit
@@ -31,10 +37,6 @@ def tables(geo: Geometry) -> Tables:
     extra = [(e, u) for e in range(3 * n, len(units)) for u in range(len(units)) if u != e]
     inter, inter_masks = _crossings(units, where, inter)
     cross, cross_masks = _crossings(units, where, extra, least=2)
-    peer_bits = np.zeros((geo.ncells, (geo.ncells + 63) // 64), dtype=np.uint64)
-    cell = np.broadcast_to(np.arange(geo.ncells)[:, None], geo.peers.shape)
-    peer_bit = np.left_shift(np.uint64(1), (geo.peers & 63).astype(np.uint64))
-    np.bitwise_or.at(peer_bits, (cell, geo.peers >> 6), peer_bit)
     return Tables(
         units=units,
         cell_units=cell_units,
@@ -44,9 +46,18 @@ def tables(geo: Geometry) -> Tables:
         inter_masks=inter_masks,
         cross=np.concatenate([inter, cross]) if len(cross) else inter,
         cross_masks=np.concatenate([inter_masks, cross_masks]) if len(cross) else inter_masks,
-        peer_bits=peer_bits,
+        peer_bits=_peer_bits(geo),
         **_cage_fields(geo),
     )
+
+
+def _peer_bits(geo: Geometry) -> np.ndarray:
+    """Each cell's peers as a bitset over the cells (64 cells a word)."""
+    peer_bits = np.zeros((geo.ncells, (geo.ncells + 63) // 64), dtype=np.uint64)
+    cell = np.broadcast_to(np.arange(geo.ncells)[:, None], geo.peers.shape)
+    peer_bit = np.left_shift(np.uint64(1), (geo.peers & 63).astype(np.uint64))
+    np.bitwise_or.at(peer_bits, (cell, geo.peers >> 6), peer_bit)
+    return peer_bits
 
 
 def _cage_fields(geo: Geometry) -> dict[str, np.ndarray]:

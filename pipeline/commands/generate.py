@@ -52,10 +52,10 @@ def generate(
     grid has a layout of its own), solution and seed provenance.
     """
     from engine.canon import check_canon_size
-    from engine.geometry import box_shape
+    from engine.geometry import box_shape, without_cages
     from pipeline.generate import generate_grids
     from pipeline.prepare import GENERATE, prepare_engine
-    from pipeline.variants import checked_variant, is_jigsaw, is_killer, without_cages
+    from pipeline.variants import checked_variant, is_jigsaw, is_killer
 
     try:
         rows, cols = box_shape(size, box)

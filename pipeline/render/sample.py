@@ -17,11 +17,11 @@ import numpy as np
 
 import engine
 from engine.cages import Cage
-from engine.geometry import CLASSIC, Geometry, geometry_for, variant_name
+from engine.geometry import CLASSIC, Geometry, geometry_for, variant_name, without_cages
 from engine.killer import random_cages
 from engine.layouts import random_layout
 from pipeline.render.book import Book, BookPuzzle, Section
-from pipeline.variants import is_jigsaw, is_killer, without_cages
+from pipeline.variants import is_jigsaw, is_killer
 
 SAMPLE_BLANKS = 0.55  # fraction of cells blanked
 SAMPLE_CAGE_LARGEST = 5  # a sample Killer's cages have 1 to this many cells

@@ -401,11 +401,11 @@ class _KillerDigger:
             self._others = sat.OtherSolution(self.solution, self.base)
         return self._others.find(layout.cages(self.solution), puzzle)
 
-    def hand_over(self, layout: _Layout, differ: np.ndarray) -> bool:
-        """When no big cage can split: move a cell where the solutions differ into a
-        neighbouring cage that lacks its digit, if its own cage stays connected; False when none
-        can."""
-        for cell in self.rng.permutation(differ).tolist():
+    def hand_over(self, layout: _Layout, stuck: np.ndarray) -> bool:
+        """When no big cage can split: move a ``stuck`` cell (left open, or where a second
+        solution differs) into a neighbouring cage that lacks its digit, if its own cage stays
+        connected; False when none can."""
+        for cell in self.rng.permutation(stuck).tolist():
             a = int(layout.owner[cell])
             rest = [c for c in layout.members[a] if c != cell]
             if len(rest) == 1 or (rest and not _connected(rest, self.base.n)):

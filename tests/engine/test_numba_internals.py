@@ -69,8 +69,8 @@ def test_a_kernel_called_with_constants_compiles_once_per_type(plain: bool, comp
 
 def refcounts_kept(dropping: bool) -> int:
     """The reference-count calls left in the body of a fresh kernel that takes two arrays and
-    calls a kernel that can raise (too large for LLVM to inline), compiled with the engine's
-    dropping of borrowed counts or as numba leaves it."""
+    lends each to a kernel that can raise, compiled with the engine's dropping of borrowed counts
+    or as numba leaves it."""
 
     @njit
     def callee(values, n):
@@ -85,7 +85,7 @@ def refcounts_kept(dropping: bool) -> int:
 
     @njit
     def caller(values, others):
-        total = callee(values, values.shape[0])
+        total = callee(values, values.shape[0]) + callee(others, others.shape[0] - 1)
         for i in range(others.shape[0]):
             others[i] += total
         return total
@@ -101,11 +101,13 @@ def refcounts_kept(dropping: bool) -> int:
 
 
 def test_a_kernel_keeps_no_refcounts_on_the_arrays_it_borrows() -> None:
-    """With the engine's setting the caller's arguments cost nothing; as numba has it, each
-    keeps an atomic increment and decrement (a numba that drops them itself fails here: drop
-    ``drop_borrowed_refcounts_when_compiling``)."""
+    """With the engine's setting the caller's arguments cost nothing; as numba has it, some keep
+    an atomic increment and decrement (how many depends on what LLVM inlines for the CPU: four
+    where the callee stays a call, two on a Rocket Lake with llvmlite 0.50, which inlines both
+    calls). A numba that drops them itself fails here: drop
+    ``drop_borrowed_refcounts_when_compiling``."""
     assert refcounts_kept(dropping=True) == 0
-    assert refcounts_kept(dropping=False) == 4
+    assert refcounts_kept(dropping=False) > 0
 
 
 def test_the_cache_folder_holds_the_kernels_index() -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.geometry import Geometry
+from engine.geometry import Geometry, per_geometry
 from engine.jit import kernel
 from engine.logic.state import (
     CAGE_COMBINATION,
@@ -73,26 +73,50 @@ UNIT_FACTOR = 128
 def sum_groups(geo: Geometry) -> dict[str, np.ndarray]:
     """The rule of 45's groups of a Killer geometry as :class:`Tables` fields (empty tables
     otherwise): per region (one unit; 2-3 adjacent rows, columns, or boxes of one band or stack)
-    its innies, its outies, and where two or three cages cross its edge, each innie less outie
-    pair of one cell each. A group met twice keeps its first, easiest, technique."""
-    found: dict[tuple, tuple[int, int, int]] = {}
-    if geo.cages:
-        for units, cells, signs, total, tech in _groups(geo):
-            key = (cells, signs)
-            found.setdefault(key, (total, tech, units[0] + UNIT_FACTOR * (units[-1] - units[0])))
-    width = max((len(cells) for cells, _ in found), default=1)
-    table = {
-        "grp_cells": np.full((len(found), width), -1, dtype=np.int32),
-        "grp_sign": np.zeros((len(found), width), dtype=np.int32),
-        "grp_total": np.zeros(len(found), dtype=np.int32),
-        "grp_tech": np.zeros(len(found), dtype=np.int32),
-        "grp_unit": np.zeros(len(found), dtype=np.int32),
+    its innies, its outies, and where two cages cross its edge, each innie less outie pair of
+    one cell each. A group met twice keeps its first, easiest, technique. A Killer dig builds
+    one table per cage layout it grades, so the regions come from the grid under the cages
+    (cached) and the groups from a kernel."""
+    if not geo.cages:
+        cells, signs = np.full((0, 1), -1, dtype=np.int32), np.zeros((0, 1), dtype=np.int32)
+        totals = techs = units = np.zeros(0, dtype=np.int32)
+    else:
+        cells, signs, totals, techs, units, lengths = _sum_group_rows(
+            *_region_table(geo.uncaged), geo.n, geo.cage_of, geo.cage_cells, geo.cage_total
+        )
+        width = max(int(lengths.max(initial=1)), 1)
+        cells, signs = cells[:, :width].copy(), signs[:, :width].copy()
+    return {
+        "grp_cells": cells,
+        "grp_sign": signs,
+        "grp_total": totals,
+        "grp_tech": techs,
+        "grp_unit": units,
     }
-    for g, ((cells, signs), (total, tech, unit)) in enumerate(found.items()):
-        table["grp_cells"][g, : len(cells)] = cells
-        table["grp_sign"][g, : len(cells)] = signs
-        table["grp_total"][g], table["grp_tech"][g], table["grp_unit"][g] = total, tech, unit
-    return table
+
+
+@per_geometry
+def _region_table(geo: Geometry) -> tuple[np.ndarray, ...]:
+    """The regions of the rule of 45 on a grid (:func:`_regions`), as arrays: the cells each
+    holds, whether its units are apart (units that overlap, a row and a diagonal ..., do not
+    add up), how many units it joins, its ``grp_unit`` (first unit + UNIT_FACTOR * (last -
+    first)), and whether it joins several."""
+    regions = _regions(geo)
+    nunits = len(geo.units)
+    picked = np.full((len(regions), MOST_UNITS), nunits)  # past the end: no unit
+    for r, units in enumerate(regions):
+        picked[r, : len(units)] = units
+    unit_cells = np.zeros((nunits + 1, geo.ncells), dtype=np.int64)
+    unit_cells[np.arange(nunits)[:, None], geo.units] = 1
+    member = unit_cells[picked].sum(axis=1)  # times each region holds each cell
+    span = [units[0] + UNIT_FACTOR * (units[-1] - units[0]) for units in regions]
+    return (
+        member > 0,
+        member.max(axis=1) == 1,
+        np.array([len(units) for units in regions], dtype=np.int64),
+        np.array(span, dtype=np.int32),
+        np.array([len(units) > 1 for units in regions]),
+    )
 
 
 def _regions(geo: Geometry) -> list[tuple[int, ...]]:
@@ -115,76 +139,148 @@ def _regions(geo: Geometry) -> list[tuple[int, ...]]:
     return regions
 
 
-def _groups(geo: Geometry):
-    """(units, cells, signs, total, technique) of each sum group of each region, in order.
+# ---- kernels ----------------------------------------------------------------------------------
+
+
+@kernel
+def _sum_group_rows(inside, apart, joined, span, several, n, cage_of, cage_cells, cage_total):
+    """The sum groups of every region (``_region_table``'s arrays) under the cages, in order,
+    each once: (cells, signs, totals, techniques, units, lengths), a row per group.
 
     A cage crosses a region's edge when some but not all of its cells lie inside; its cells
-    inside are innies, the others outies. All regions at once in numpy: per region and cage
-    the cells inside (``held``), so only the groups themselves are built in Python."""
-    n, cages, ncells = geo.n, geo.cages, geo.ncells
-    regions = _regions(geo)
-    picked = np.full((len(regions), MOST_UNITS), len(geo.units))  # past the end: no unit
-    for r, units in enumerate(regions):
-        picked[r, : len(units)] = units
-    unit_cells = np.zeros((len(geo.units) + 1, ncells), dtype=np.int64)
-    unit_cells[np.arange(len(geo.units))[:, None], geo.units] = 1
-    member = unit_cells[picked].sum(axis=1)  # times each region holds each cell
-    inside = member > 0
-    # units that overlap (a row and a diagonal ...): their sums do not add up
-    fits = (member.max(axis=1) == 1).tolist()
-    sizes = [len(cage.cells) for cage in cages]
-    totals = np.array([cage.total for cage in cages])
-    in_cage = geo.cage_of[:, None] == np.arange(len(cages))  # cell x cage
-    held = (inside.astype(np.float64) @ in_cage).astype(np.int64)  # exact: sums of 0 and 1
-    whole = held == np.array(sizes)
-    crossing = (held > 0) & ~whole
-    counts = (picked < len(geo.units)).sum(axis=1)
-    known = (counts * (n * (n + 1) // 2) - whole @ totals).tolist()
-    outie_total = (crossing @ totals).tolist()
-    crossing_cell = crossing[:, geo.cage_of]
-    innies, outies = _cells_by_row(crossing_cell & inside), _cells_by_row(crossing_cell & ~inside)
-    crossing_cages = _cells_by_row(crossing)
-    held_rows, inside_rows = held.tolist(), inside.tolist()
-    for r, units in enumerate(regions):
-        ks = crossing_cages[r]
-        if not fits[r] or not ks:
+    inside are innies, the others outies. An innie less an outie of one cell each takes exactly
+    two crossing cages: one with one cell inside and the other with one cell outside."""
+    nregions, ncells = inside.shape
+    ncages = cage_total.shape[0]
+    rows = 4 * nregions  # innies, outies and two pairs a region at most
+    cells = np.full((rows, MOST_IN_ONE_UNIT), -1, dtype=np.int32)
+    signs = np.zeros((rows, MOST_IN_ONE_UNIT), dtype=np.int32)
+    totals = np.zeros(rows, dtype=np.int32)
+    techs = np.zeros(rows, dtype=np.int32)
+    units = np.zeros(rows, dtype=np.int32)
+    lengths = np.zeros(rows, dtype=np.int64)
+    sizes = np.zeros(ncages, dtype=np.int64)
+    for c in range(ncells):
+        sizes[cage_of[c]] += 1
+    held = np.zeros(ncages, dtype=np.int64)
+    group = np.empty(MOST_IN_ONE_UNIT, dtype=np.int32)
+    ones = np.ones(MOST_IN_ONE_UNIT, dtype=np.int32)
+    pair_signs = np.empty(2, dtype=np.int32)
+    found = 0
+    for r in range(nregions):
+        if not apart[r]:
             continue
-        most = MOST_IN_ONE_UNIT if len(units) == 1 else MOST_IN_SEVERAL
-        several = RULE_OF_45 if len(units) > 1 else None
-        for cells, total in ((innies[r], known[r]), (outies[r], outie_total[r] - known[r])):
-            if len(cells) <= most:
-                # a group inside one cage (one cage crosses the edge) is a split cage
-                tech = several or (CAGE_SPLIT if len(ks) == 1 and len(cells) > 1 else INNIES_OUTIES)
-                yield units, tuple(cells), (1,) * len(cells), total, tech
-        # an innie less an outie of one cell each: a crossing cage has cells on both sides, so
-        # that takes exactly two, one with one cell inside and the other one outside
-        if len(ks) != 2:
+        held[:] = 0
+        for c in range(ncells):
+            if inside[r, c]:
+                held[cage_of[c]] += 1
+        crossing, first, second = 0, -1, -1
+        known = joined[r] * (n * (n + 1) // 2)
+        outie_total = 0
+        for k in range(ncages):
+            if held[k] == sizes[k]:
+                known -= cage_total[k]
+            elif held[k] > 0:
+                crossing += 1
+                outie_total += cage_total[k]
+                if first < 0:
+                    first = k
+                elif second < 0:
+                    second = k
+        if crossing == 0:
             continue
-        held_here, here = held_rows[r], inside_rows[r]
-        for kept, chosen in ((ks[1], ks[0]), (ks[0], ks[1])):
-            if held_here[kept] != 1 or sizes[chosen] - held_here[chosen] != 1:
+        most = MOST_IN_SEVERAL if several[r] else MOST_IN_ONE_UNIT
+        for innies in (True, False):
+            size = 0
+            for c in range(ncells):
+                k = cage_of[c]
+                if 0 < held[k] < sizes[k] and inside[r, c] == innies:
+                    if size < most:
+                        group[size] = c
+                    size += 1
+            if size > most:
                 continue
-            inner = next(c for c in cages[kept].cells if here[c])
-            outer = next(c for c in cages[chosen].cells if not here[c])
-            pair = (inner, outer)
-            order = sorted(range(2), key=lambda i: pair[i])
-            yield (
+            if several[r]:
+                tech = RULE_OF_45
+            elif crossing == 1 and size > 1:  # a group inside one cage is a split cage
+                tech = CAGE_SPLIT
+            else:
+                tech = INNIES_OUTIES
+            total = known if innies else outie_total - known
+            found = _add_group(
+                found,
+                group[:size],
+                ones[:size],
+                total,
+                tech,
+                span[r],
+                cells,
+                signs,
+                totals,
+                techs,
                 units,
-                tuple(pair[i] for i in order),
-                tuple((1, -1)[i] for i in order),
-                known[r] - cages[chosen].total,
-                several or INNIES_OUTIES,
+                lengths,
             )
+        if crossing != 2:
+            continue
+        for kept, chosen in ((second, first), (first, second)):
+            if held[kept] != 1 or sizes[chosen] - held[chosen] != 1:
+                continue
+            inner = _first_cell(cage_cells[kept], inside[r], True)
+            outer = _first_cell(cage_cells[chosen], inside[r], False)
+            group[0], group[1] = min(inner, outer), max(inner, outer)
+            pair_signs[0], pair_signs[1] = (1, -1) if inner < outer else (-1, 1)
+            found = _add_group(
+                found,
+                group[:2],
+                pair_signs,
+                known - cage_total[chosen],
+                RULE_OF_45 if several[r] else INNIES_OUTIES,
+                span[r],
+                cells,
+                signs,
+                totals,
+                techs,
+                units,
+                lengths,
+            )
+    return (
+        cells[:found],
+        signs[:found],
+        totals[:found],
+        techs[:found],
+        units[:found],
+        lengths[:found],
+    )
 
 
-def _cells_by_row(matrix: np.ndarray) -> list[list[int]]:
-    """The True columns of each row of a boolean matrix, in order."""
-    columns = np.nonzero(matrix)[1].tolist()  # row by row
-    ends = np.cumsum(np.count_nonzero(matrix, axis=1)).tolist()
-    return [columns[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+@kernel(inline="always")
+def _first_cell(cage, inside, wanted):
+    """The first of a cage's cells (padded with -1) whose ``inside`` is ``wanted``."""
+    for cell in cage:
+        if cell >= 0 and inside[cell] == wanted:
+            return cell
+    return -1
 
 
-# ---- kernels ----------------------------------------------------------------------------------
+@kernel
+def _add_group(found, group, sign, total, tech, unit, cells, signs, totals, techs, units, lengths):
+    """Append a group unless one with the same cells and signs came first; returns the count."""
+    size = group.shape[0]
+    for g in range(found):
+        if lengths[g] != size:
+            continue
+        same = True
+        for i in range(size):
+            if cells[g, i] != group[i] or signs[g, i] != sign[i]:
+                same = False
+                break
+        if same:
+            return found
+    cells[found, :size] = group
+    signs[found, :size] = sign
+    totals[found], techs[found], units[found], lengths[found] = total, tech, unit, size
+    return found + 1
 
 
 @kernel

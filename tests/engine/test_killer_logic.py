@@ -14,8 +14,11 @@ from engine.cages import checked_cages
 from engine.geometry import Geometry, geometry
 from engine.grade import grade
 from engine.grade_table import grade_many
+from engine.grids import random_grid
+from engine.killer import killer_geometry, random_cages
+from engine.layouts import random_layout
 from engine.logic import TECHNIQUES, workspace
-from engine.logic.killer import KILLER_TECHNIQUES, sum_groups
+from engine.logic.killer import KILLER_TECHNIQUES, UNIT_FACTOR, _regions, sum_groups
 from engine.logic.state import CAGE_SPLIT, INNIES_OUTIES, RULE_OF_45
 from engine.logic.variants import switched_off
 from engine.path import PathStep
@@ -199,3 +202,79 @@ def test_explain_speaks_of_cages_and_units(solved) -> None:
         "Rule of 45 on rows 2 and 3 (the cages inside it and across its edge): "
         "r1c3, r1c4 and r4c4 add up to 8"
     )
+
+
+def plain_sum_groups(geo: Geometry) -> dict[tuple, tuple[int, int, int]]:
+    """The rule of 45's groups read plainly from the cages as sets: (cells, signs) -> (total,
+    technique, unit), first met kept."""
+    n, cages, found = geo.n, geo.cages, {}
+    for units in _regions(geo):
+        held = [int(c) for u in units for c in geo.units[u]]
+        if len(set(held)) < len(held):
+            continue  # overlapping units do not add up
+        inside = set(held)
+        crossing = [
+            k for k, cage in enumerate(cages) if 0 < len(inside & set(cage.cells)) < len(cage.cells)
+        ]
+        if not crossing:
+            continue
+        whole = sum(cage.total for cage in cages if set(cage.cells) <= inside)
+        known = len(units) * n * (n + 1) // 2 - whole
+        crossed = sum(cages[k].total for k in crossing)
+        unit = units[0] + UNIT_FACTOR * (units[-1] - units[0])
+        most = 5 if len(units) == 1 else 4
+        for side, total in ((True, known), (False, crossed - known)):
+            cells = sorted(c for k in crossing for c in cages[k].cells if (c in inside) == side)
+            if len(cells) <= most:
+                split = len(crossing) == 1 and len(cells) > 1
+                tech = RULE_OF_45 if len(units) > 1 else CAGE_SPLIT if split else INNIES_OUTIES
+                found.setdefault((tuple(cells), (1,) * len(cells)), (total, tech, unit))
+        if len(crossing) != 2:
+            continue
+        for kept, chosen in ((crossing[1], crossing[0]), (crossing[0], crossing[1])):
+            ins = [c for c in cages[kept].cells if c in inside]
+            outs = [c for c in cages[chosen].cells if c not in inside]
+            if len(ins) == 1 and len(outs) == 1:
+                (inner,), (outer,) = ins, outs
+                key = ((inner, outer), (1, -1)) if inner < outer else ((outer, inner), (-1, 1))
+                total = known - cages[chosen].total
+                found.setdefault(
+                    key, (total, RULE_OF_45 if len(units) > 1 else INNIES_OUTIES, unit)
+                )
+    return found
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        geometry(2, 2),
+        geometry(2, 3),
+        geometry(3, 3),
+        geometry(3, 3, "x"),
+        geometry(3, 3, "windoku"),
+        random_layout(9, seed=5),
+        random_layout(9, seed=6, variant="jigsaw+x"),
+        geometry(3, 4),
+    ],
+    ids=str,
+)
+def test_the_sum_groups_are_the_rule_of_45_read_plainly(base: Geometry) -> None:
+    """The kernel's groups, in order, against the rule read from the cages as sets, on random
+    layouts of every variant that takes cages."""
+    for seed in range(12):
+        grid = random_grid(base.n, seed=seed, box=base)
+        geo = killer_geometry(base, random_cages(grid, seed=seed, box=base))
+        table = sum_groups(geo)
+        got = {
+            (tuple(int(c) for c in row if c >= 0), tuple(int(x) for x in signs if x)): (
+                int(total),
+                int(tech),
+                int(unit),
+            )
+            for row, signs, total, tech, unit in zip(
+                *(table[k] for k in ("grp_cells", "grp_sign", "grp_total", "grp_tech", "grp_unit")),
+                strict=True,
+            )
+        }
+        assert len(got) == len(table["grp_total"])  # each group once
+        assert list(got.items()) == list(plain_sum_groups(geo).items())

@@ -8,6 +8,7 @@ singles. Its cells are peers (no digit twice), and its total limits which digit 
 
 from __future__ import annotations
 
+import contextlib
 from functools import cache, lru_cache
 from itertools import combinations as choose
 from typing import NamedTuple
@@ -56,8 +57,21 @@ def checked_cages(cages, n: int) -> tuple[Cage, ...]:
     """Cages as a sorted tuple of :class:`Cage` (each with sorted cells), after checking they
     make a Killer on an n x n grid: cells in range, each cage connected with a total its size
     allows, every cell in exactly one cage. :class:`InvalidCages` names what is wrong."""
-    made = (Cage(int(total), tuple(sorted(int(c) for c in cells))) for total, cells in cages)
-    return _checked(tuple(made), n)
+    if type(cages) is tuple and all(type(cage) is Cage for cage in cages):
+        with contextlib.suppress(TypeError):  # cells in a list: not hashable, not cached
+            return _checked_spelled(cages, n)
+    return _checked(_spelled(cages), n)
+
+
+def _spelled(cages) -> tuple[Cage, ...]:
+    return tuple(Cage(int(total), tuple(sorted(map(int, cells)))) for total, cells in cages)
+
+
+@lru_cache(maxsize=64)
+def _checked_spelled(cages: tuple[Cage, ...], n: int) -> tuple[Cage, ...]:
+    """:func:`checked_cages` of cages given as :class:`Cage`: a geometry checks the cages
+    :func:`checked_cages` gave it, so the answer is kept for the same tuple."""
+    return _checked(_spelled(cages), n)
 
 
 @lru_cache(maxsize=64)

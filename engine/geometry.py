@@ -159,40 +159,19 @@ class Geometry:
         else:
             box = (row // self.box_rows) * self.box_rows + col // self.box_cols
         cages = self._checked_cages(parts, n)
-        extra = []
-        if "windoku" in parts:
-            if (self.box_rows, self.box_cols) != (3, 3):
-                raise ValueError(f"windoku is a 9x9 variant, not {n}x{n}")
-            extra += [
-                cells[(row >= top) & (row < top + 3) & (col >= left) & (col < left + 3)]
-                for top in (1, 5)
-                for left in (1, 5)
-            ]
-        if "x" in parts:
-            extra += [cells[row == col], cells[row + col == n - 1]]
-        units = np.concatenate(
-            [
-                cells.reshape(n, n),
-                cells.reshape(n, n).T,
-                np.argsort(box, kind="stable").reshape(n, n),  # each box's cells in order
-                *([np.stack(extra)] if extra else []),
-            ]
-        ).astype(np.int32)
-        member = np.zeros((len(units), n * n), dtype=bool)
-        member[np.arange(len(units))[:, None], units] = True
-        cell_units = _padded(member.T)
+        if cages:  # a Killer dig makes a geometry per cage layout: the grid under it is shared
+            under = self.uncaged
+            units, cell_units = under.units, under.cell_units
+            same = np.zeros((n * n, n * n), dtype=bool)
+            same[cells[:, None], under.peers] = True
+        else:
+            units, cell_units, same = self._units(parts, n, cells, row, col, box)
         cage_of = np.full(n * n, -1, dtype=np.int32)
         cage_cells = np.full((len(cages), max((len(c.cells) for c in cages), default=0)), -1)
         for index, cage in enumerate(cages):
             cage_of[list(cage.cells)] = index
             cage_cells[index, : len(cage.cells)] = cage.cells
-        same = np.zeros((n * n, n * n), dtype=bool)
-        for group in (units, cage_cells):  # every pair of cells of a unit or a cage (-1: none)
-            width = group.shape[1]
-            first, second = np.repeat(group, width, axis=1), np.tile(group, (1, width))
-            both = (first >= 0) & (second >= 0)
-            same[first[both], second[both]] = True
-        np.fill_diagonal(same, False)
+        _join(same, cage_cells)
         peers = _padded(same)
         values = {
             "n": n,
@@ -211,6 +190,42 @@ class Geometry:
             if isinstance(value, np.ndarray):
                 value = _frozen(value)
             object.__setattr__(self, name, value)
+
+    @staticmethod
+    def _units(
+        parts: tuple[str, ...],
+        n: int,
+        cells: np.ndarray,
+        row: np.ndarray,
+        col: np.ndarray,
+        box: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The units (rows, columns, boxes or regions, then the variant's extra units), each
+        cell's units, and which cells share a unit."""
+        extra = []
+        if "windoku" in parts:
+            if n != 9:
+                raise ValueError(f"windoku is a 9x9 variant, not {n}x{n}")
+            extra += [
+                cells[(row >= top) & (row < top + 3) & (col >= left) & (col < left + 3)]
+                for top in (1, 5)
+                for left in (1, 5)
+            ]
+        if "x" in parts:
+            extra += [cells[row == col], cells[row + col == n - 1]]
+        units = np.concatenate(
+            [
+                cells.reshape(n, n),
+                cells.reshape(n, n).T,
+                np.argsort(box, kind="stable").reshape(n, n),  # each box's cells in order
+                *([np.stack(extra)] if extra else []),
+            ]
+        ).astype(np.int32)
+        member = np.zeros((len(units), n * n), dtype=bool)
+        member[np.arange(len(units))[:, None], units] = True
+        same = np.zeros((n * n, n * n), dtype=bool)
+        _join(same, units)
+        return units, _padded(member.T), same
 
     def _checked_cages(self, parts: tuple[str, ...], n: int) -> tuple[Cage, ...]:
         if "killer" not in parts:
@@ -289,6 +304,15 @@ class Geometry:
 #: How callers name a grid's shape: ``"3x4"``, ``(3, 4)``, a :class:`Geometry` (which carries a
 #: variant), or None for the usual box of the size.
 Box = str | tuple[int, int] | Geometry | None
+
+
+def _join(same: np.ndarray, groups: np.ndarray) -> None:
+    """Mark every two different cells of a group (a row of ``groups``, padded with -1) as
+    sharing one."""
+    width = groups.shape[1]
+    first, second = np.repeat(groups, width, axis=1), np.tile(groups, (1, width))
+    both = (first >= 0) & (second >= 0) & (first != second)
+    same[first[both], second[both]] = True
 
 
 def _padded(rows: np.ndarray) -> np.ndarray:

@@ -57,7 +57,7 @@ def checked_cages(cages, n: int) -> tuple[Cage, ...]:
     """Cages as a sorted tuple of :class:`Cage` (each with sorted cells), after checking they
     make a Killer on an n x n grid: cells in range, each cage connected with a total its size
     allows, every cell in exactly one cage. :class:`InvalidCages` names what is wrong."""
-    if type(cages) is tuple and all(type(cage) is Cage for cage in cages):
+    if type(cages) is tuple:
         with contextlib.suppress(TypeError):  # cells in a list: not hashable, not cached
             return _checked_spelled(cages, n)
     return _checked(_spelled(cages), n)
@@ -68,8 +68,8 @@ def _spelled(cages) -> tuple[Cage, ...]:
 
 
 @lru_cache(maxsize=64)
-def _checked_spelled(cages: tuple[Cage, ...], n: int) -> tuple[Cage, ...]:
-    """:func:`checked_cages` of cages given as :class:`Cage`: a geometry checks the cages
+def _checked_spelled(cages: tuple, n: int) -> tuple[Cage, ...]:
+    """:func:`checked_cages` of cages given as a tuple: a geometry checks the cages
     :func:`checked_cages` gave it, so the answer is kept for the same tuple."""
     return _checked(_spelled(cages), n)
 

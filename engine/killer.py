@@ -136,7 +136,8 @@ class _Layout:
         return _Layout([list(cells) for cells in self.members], self.n)
 
     def cages(self, values: np.ndarray) -> list[tuple[int, list[int]]]:
-        return [(int(values[cells].sum()), cells) for cells in self.members if cells]
+        totals = np.bincount(self.owner, weights=values, minlength=len(self.members)).tolist()
+        return [(int(totals[i]), cells) for i, cells in enumerate(self.members) if cells]
 
     def neighbour_cages(self, index: int) -> list[int]:
         """Indices of the cages that touch cage ``index`` (sorted)."""

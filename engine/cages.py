@@ -9,6 +9,7 @@ singles. Its cells are peers (no digit twice), and its total limits which digit 
 from __future__ import annotations
 
 import contextlib
+import threading
 from functools import cache, lru_cache
 from itertools import combinations as choose
 from typing import NamedTuple
@@ -57,10 +58,23 @@ def checked_cages(cages, n: int) -> tuple[Cage, ...]:
     """Cages as a sorted tuple of :class:`Cage` (each with sorted cells), after checking they
     make a Killer on an n x n grid: cells in range, each cage connected with a total its size
     allows, every cell in exactly one cage. :class:`InvalidCages` names what is wrong."""
-    if type(cages) is tuple:
-        with contextlib.suppress(TypeError):  # cells in a list: not hashable, not cached
-            return _checked_spelled(cages, n)
-    return _checked(_spelled(cages), n)
+    key = (cages, n)
+    with contextlib.suppress(TypeError):  # cells in lists: not hashable, not kept
+        if key in _CHECKED:
+            return _CHECKED[key]
+    spelled = _checked(_spelled(cages), n)
+    with _CHECKED_LOCK:  # a Dask worker digs in threads
+        _CHECKED[spelled, n] = spelled  # a geometry checks again the cages it is given
+        while len(_CHECKED) > CHECKED_KEPT:
+            del _CHECKED[next(iter(_CHECKED))]
+    return spelled
+
+
+#: Cage layouts :func:`checked_cages` returned, by themselves: a Killer dig checks each layout it
+#: grades once, and its geometry checks the answer again. The oldest go first past the limit.
+CHECKED_KEPT = 64
+_CHECKED: dict[tuple, tuple[Cage, ...]] = {}
+_CHECKED_LOCK = threading.Lock()
 
 
 def _spelled(cages) -> tuple[Cage, ...]:
@@ -68,16 +82,9 @@ def _spelled(cages) -> tuple[Cage, ...]:
 
 
 @lru_cache(maxsize=64)
-def _checked_spelled(cages: tuple, n: int) -> tuple[Cage, ...]:
-    """:func:`checked_cages` of cages given as a tuple: a geometry checks the cages
-    :func:`checked_cages` gave it, so the answer is kept for the same tuple."""
-    return _checked(_spelled(cages), n)
-
-
-@lru_cache(maxsize=64)
 def _checked(cages: tuple[Cage, ...], n: int) -> tuple[Cage, ...]:
-    """:func:`checked_cages` of cages spelled as :class:`Cage`, in the order given. Cached: each
-    layout a Killer dig grades is checked twice (by the dig, then by its geometry)."""
+    """:func:`checked_cages` of cages spelled as :class:`Cage`, in the order given (cached: the
+    same layout comes again spelled otherwise, from a file or a recipe)."""
     for index, cage in enumerate(cages):
         cells = cage.cells
         label = f"cage {index + 1} ({cage.total})"

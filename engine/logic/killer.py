@@ -79,7 +79,7 @@ def sum_groups(geo: Geometry) -> dict[str, np.ndarray]:
     (cached) and the groups from a kernel."""
     if not geo.cages:
         cells, signs = np.full((0, 1), -1, dtype=np.int32), np.zeros((0, 1), dtype=np.int32)
-        totals = techs = units = np.zeros(0, dtype=np.int32)
+        totals, techs, units = (np.zeros(0, dtype=np.int32) for _ in range(3))
     else:
         cells, signs, totals, techs, units, lengths = _sum_group_rows(
             *_region_table(geo.uncaged), geo.n, geo.cage_of, geo.cage_cells, geo.cage_total
@@ -159,6 +159,7 @@ def _sum_group_rows(inside, apart, joined, span, several, n, cage_of, cage_cells
     techs = np.zeros(rows, dtype=np.int32)
     units = np.zeros(rows, dtype=np.int32)
     lengths = np.zeros(rows, dtype=np.int64)
+    out = (cells, signs, totals, techs, units, lengths)
     sizes = np.zeros(ncages, dtype=np.int64)
     for c in range(ncells):
         sizes[cage_of[c]] += 1
@@ -207,20 +208,7 @@ def _sum_group_rows(inside, apart, joined, span, several, n, cage_of, cage_cells
             else:
                 tech = INNIES_OUTIES
             total = known if innies else outie_total - known
-            found = _add_group(
-                found,
-                group[:size],
-                ones[:size],
-                total,
-                tech,
-                span[r],
-                cells,
-                signs,
-                totals,
-                techs,
-                units,
-                lengths,
-            )
+            found = _add_group(found, group[:size], ones[:size], total, tech, span[r], out)
         if crossing != 2:
             continue
         for kept, chosen in ((second, first), (first, second)):
@@ -230,20 +218,9 @@ def _sum_group_rows(inside, apart, joined, span, several, n, cage_of, cage_cells
             outer = _first_cell(cage_cells[chosen], inside[r], False)
             group[0], group[1] = min(inner, outer), max(inner, outer)
             pair_signs[0], pair_signs[1] = (1, -1) if inner < outer else (-1, 1)
-            found = _add_group(
-                found,
-                group[:2],
-                pair_signs,
-                known - cage_total[chosen],
-                RULE_OF_45 if several[r] else INNIES_OUTIES,
-                span[r],
-                cells,
-                signs,
-                totals,
-                techs,
-                units,
-                lengths,
-            )
+            tech = RULE_OF_45 if several[r] else INNIES_OUTIES
+            total = known - cage_total[chosen]
+            found = _add_group(found, group[:2], pair_signs, total, tech, span[r], out)
     return (
         cells[:found],
         signs[:found],
@@ -264,8 +241,10 @@ def _first_cell(cage, inside, wanted):
 
 
 @kernel
-def _add_group(found, group, sign, total, tech, unit, cells, signs, totals, techs, units, lengths):
-    """Append a group unless one with the same cells and signs came first; returns the count."""
+def _add_group(found, group, sign, total, tech, unit, out):
+    """Append a group to ``out`` (``_sum_group_rows``'s rows) unless one with the same cells and
+    signs came first; returns the count."""
+    cells, signs, totals, techs, units, lengths = out
     size = group.shape[0]
     for g in range(found):
         if lengths[g] != size:

@@ -87,12 +87,13 @@ def _checked(cages: tuple[Cage, ...], n: int) -> tuple[Cage, ...]:
     same layout comes again spelled otherwise, from a file or a recipe)."""
     for index, cage in enumerate(cages):
         cells = cage.cells
-        label = f"cage {index + 1} ({cage.total})"
         if not cells:
-            raise InvalidCages(f"{label} has no cells")
-        bad = [c for c in cells if not 0 <= c < n * n]
-        if bad:
-            raise InvalidCages(f"{label}: cell index {bad[0]} is outside the {n}x{n} grid")
+            raise InvalidCages(f"cage {index + 1} ({cage.total}) has no cells")
+        if min(cells) < 0 or max(cells) >= n * n:
+            bad = next(c for c in cells if not 0 <= c < n * n)
+            raise InvalidCages(
+                f"cage {index + 1} ({cage.total}): cell index {bad} is outside the {n}x{n} grid"
+            )
         if len(set(cells)) != len(cells):
             raise InvalidCages(f"{cage_name(cage, n)} lists a cell twice")
         if len(cells) > n:
@@ -111,15 +112,15 @@ def _checked(cages: tuple[Cage, ...], n: int) -> tuple[Cage, ...]:
                 f"{cage_name(cage, n)} is not connected: {_cell(apart[0], n)} cannot be "
                 f"reached from {_cell(cells[0], n)}"
             )
-    owner: dict[int, Cage] = {}
+    owner: list[Cage | None] = [None] * (n * n)  # every cell is in range by now
     for cage in cages:
         for cell in cage.cells:
-            if cell in owner:
+            if (other := owner[cell]) is not None:
                 raise InvalidCages(
-                    f"{cage_name(cage, n)} overlaps {cage_name(owner[cell], n)} at {_cell(cell, n)}"
+                    f"{cage_name(cage, n)} overlaps {cage_name(other, n)} at {_cell(cell, n)}"
                 )
             owner[cell] = cage
-    missing = [c for c in range(n * n) if c not in owner]
+    missing = [c for c, cage in enumerate(owner) if cage is None]
     if missing:
         raise InvalidCages(
             f"{_cell(missing[0], n)} is in no cage"

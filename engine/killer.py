@@ -101,9 +101,11 @@ class _Layout:
         cls, values: np.ndarray, n: int, rng: np.random.Generator, mix: Mapping[int, float]
     ) -> _Layout:
         sizes = list(mix)
+        weights = np.array(list(mix.values()), dtype=np.float64)
+        weights /= weights.sum()
         # each cage's size is drawn as ``rng.choice(sizes, p=weights)`` draws it (one uniform
         # against the cumulative weights), without that call's 6 us of checks a cage
-        cumulative = np.cumsum(np.array(list(mix.values()), dtype=np.float64) / sum(mix.values()))
+        cumulative = weights.cumsum()
         cumulative = (cumulative / cumulative[-1]).tolist()
         digits = values.tolist()
         around = _around(n)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -19,6 +20,7 @@ import engine
 from engine.logic.passes import solve_passes
 from engine.logic.singles import find_singles
 from engine.numba_internals import cache_folder as engine_cache_folder
+from engine.search import search
 from pipeline.prepare import (
     ALL_FAMILIES,
     NOTICE,
@@ -151,17 +153,19 @@ def test_no_command_compiles_once_the_engine_is_prepared(tmp_path: Path) -> None
 HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 
 
-def seed(cache: Path, kernels: str) -> list[str]:
+def seed(cache: Path, kernels: str, beside: Any = find_singles) -> list[str]:
     """Copy the prepared machine's compiled ``kernels`` (a glob of numba's cache files in the
-    folder of ``engine/logic``) into the kernel cache ``cache``, where numba looks for them under
-    it; returns the data files' names (one per compiled entry).
+    folder of the kernel ``beside``: ``engine/logic``'s by default) into the kernel cache
+    ``cache``, where numba looks for them under it; returns the data files' names (one per
+    compiled entry).
 
     `pipeline prepare`, which the set-up commands run before the tests, compiled them on this
     machine with the engine's sources as they are (numba's cache keys them by those)."""
-    prepared = sorted(engine_cache_folder(find_singles).glob(kernels))
+    prepared = sorted(engine_cache_folder(beside).glob(kernels))
     assert prepared, f"pipeline prepare has not compiled {kernels} here"
+    module, name = beside.py_func.__module__, beside.py_func.__name__
     where = subprocess.run(
-        [sys.executable, "-c", LOGIC_FOLDER],
+        [sys.executable, "-c", FOLDER_OF.format(module=module, name=name)],
         capture_output=True,
         text=True,
         env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
@@ -181,10 +185,10 @@ def compiled(cache: Path, kernels: str) -> list[str]:
     return sorted(path.name for path in cache.rglob(kernels) if path.suffix == ".nbc")
 
 
-#: Where numba caches the kernels of engine/logic under the ``NUMBA_CACHE_DIR`` it is given.
-LOGIC_FOLDER = (
+#: Where numba caches a kernel ``{module}.{name}`` under the ``NUMBA_CACHE_DIR`` it is given.
+FOLDER_OF = (
     "from engine.numba_internals import cache_folder; "
-    "from engine.logic.singles import find_singles; print(cache_folder(find_singles))"
+    "from {module} import {name}; print(cache_folder({name}))"
 )
 #: Every finder of the ladders: about two minutes of the grader's three minutes of compiling.
 #: The prepared machine compiled them split between `pipeline prepare`'s helper lane
@@ -193,21 +197,29 @@ LOGIC_FOLDER = (
 FINDERS = "*.find_*.nb[ci]"
 #: The whole ladder's pass loop, the grader's biggest kernel (20 s of compiling).
 WHOLE_LADDER = f"passes.{solve_passes.__name__}-*.nb[ci]"
+#: The canonical forms, which nested trial and error reaches (17 s of the rest of the grader's
+#: compiling, left to the background process and waited for in step 3 otherwise), and the
+#: counter's search (15 s; `pipeline verify` compiles nothing else). Both in engine/'s folder.
+CANONICAL_FORMS = "canon.*.nb[ci]"
+COUNTER = "search.*.nb[ci]"
 
 
 @pytest.mark.slow
 def test_a_cold_machine_is_told_once_and_grades_on_the_core_rungs_first(tmp_path: Path) -> None:
-    """On one empty kernel cache (as after a bare install) but for the finders, in this order:
+    """On one empty kernel cache (as after a bare install) but for the finders, the canonical
+    forms and the counter's search, in this order:
 
-    1. `pipeline verify` says so once: a notice line first, a line per family compiled (the
+    1. `pipeline verify` says so once: a notice line first, a line per family prepared (the
        counter), on stderr that is not a terminal; the next command says nothing of it;
     2. two `pipeline grade` commands of easy puzzles, started together, compile the core rungs'
        pass loop (one of them; the other waits for it), grade them and leave the rest to a
        background process that ends with the command, unfinished;
     3. with a hard puzzle among them it waits for (and helps) the background process.
-    Every grade writes the rows a prepared machine writes. The finders come compiled from the
-    prepared cache (:func:`seed`), each with one entry: the helper lane and the pass loop typed
-    it alike there; and neither pass loop compiled here, core or whole, adds a second one.
+    Every grade writes the rows a prepared machine writes. The finders, the canonical forms
+    and the search come compiled from the prepared cache (:func:`seed`, to save the test
+    minutes of compiling that tell nothing more), the finders each with one entry: the helper
+    lane and the pass loop typed it alike there; and neither pass loop compiled here, core or
+    whole, adds a second one.
     (One cache for all three, so that each family compiles once here.) Before 3, the whole
     ladder's pass loop comes from the prepared cache too: the background process of 2 had it
     nearly done when its command ended, and saves it or not by a few seconds; seeded, what 3
@@ -215,6 +227,8 @@ def test_a_cold_machine_is_told_once_and_grades_on_the_core_rungs_first(tmp_path
     compiles types that pass loop anew."""
     cache = tmp_path / "cache"
     finders = seed(cache, FINDERS)
+    forms = seed(cache, CANONICAL_FORMS, beside=search)
+    counter = seed(cache, COUNTER, beside=search)
     assert not [name for name in finders if not name.endswith(".1.nbc")], finders
     cold = {"NUMBA_CACHE_DIR": str(cache)}
     source = puzzle_file(tmp_path / "one.parquet")
@@ -266,6 +280,8 @@ def test_a_cold_machine_is_told_once_and_grades_on_the_core_rungs_first(tmp_path
             whole_ladder = seed(cache, WHOLE_LADDER)
     assert compiled(cache, FINDERS) == finders
     assert compiled(cache, WHOLE_LADDER) == whole_ladder
+    assert compiled(cache, CANONICAL_FORMS) == forms
+    assert compiled(cache, COUNTER) == counter
 
 
 class Terminal(io.StringIO):

@@ -199,7 +199,7 @@ FINDERS = "*.find_*.nb[ci]"
 WHOLE_LADDER = f"passes.{solve_passes.__name__}-*.nb[ci]"
 #: The canonical forms, which nested trial and error reaches (17 s of the rest of the grader's
 #: compiling, left to the background process and waited for in step 3 otherwise), and the
-#: counter's search (15 s; `pipeline verify` compiles nothing else). Both in engine/'s folder.
+#: counter's search (15 s, most of `pipeline verify`'s compiling). Both in engine/'s folder.
 CANONICAL_FORMS = "canon.*.nb[ci]"
 COUNTER = "search.*.nb[ci]"
 

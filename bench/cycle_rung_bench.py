@@ -47,7 +47,9 @@ def stuck_states(puzzles: list[str]) -> list[State]:
     return states
 
 
-def per_state(work: Callable[[np.ndarray, np.ndarray], None], states: list[State], repeats: int):
+def per_state(
+    work: Callable[[np.ndarray, np.ndarray], None], states: list[State], repeats: int
+) -> float:
     """CPU microseconds a state of ``work`` (the best round, after an untimed one)."""
     for cand, placed in states:
         work(cand, placed)

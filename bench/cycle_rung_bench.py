@@ -62,10 +62,18 @@ def per_state(
     return best / len(states) * 1e6
 
 
+def number(text: str) -> int:
+    """An argparse type: a whole number of 1 or more."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--limit", type=int, default=10_000, help="puzzles read of each set")
-    parser.add_argument("--repeats", type=int, default=3, help="timed rounds (the best is kept)")
+    parser.add_argument("--limit", type=number, default=10_000, help="puzzles read of each set")
+    parser.add_argument("--repeats", type=number, default=3, help="timed rounds (the best kept)")
     args = parser.parse_args()
     T = tables(GEO)
     rec = new_record(GEO, 1)
@@ -89,6 +97,9 @@ def main() -> None:
     )
     for name in SETS:
         states = stuck_states(read(DATA / name)[: args.limit])
+        if not states:  # the ladder below the rung solved every puzzle read
+            table.add([name, "0", "-", "-", "-"])
+            continue
         figures = [per_state(work, states, args.repeats) for work in (rung, graphs(LINKS))]
         alone = per_state(graphs(()), states, args.repeats)
         table.add([name, f"{len(states):,}", *(f"{us:,.1f}" for us in figures), f"{alone:,.1f}"])

@@ -30,6 +30,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from engine.cage_arrays import cage_arrays
 from engine.cages import Cage, checked_cages
 
 #: Symbols for values 1..n, in order. ``1-9`` then ``A-Z`` then ``a-z`` then ``@ $ %`` (64 in all),
@@ -73,6 +74,12 @@ def variant_name(name: str) -> str:
 def variant_parts(variant: str) -> tuple[str, ...]:
     """The parts of a variant name (``()`` for classic)."""
     return () if variant == CLASSIC else tuple(variant.split("+"))
+
+
+def with_cages(variant: str) -> str:
+    """The variant of a Killer on a grid of ``variant`` (``x`` -> ``killer+x``, ``classic`` ->
+    ``killer``)."""
+    return variant_name("killer" if variant == CLASSIC else f"{variant}+killer")
 
 
 def without_cages(variant: str) -> str:
@@ -159,20 +166,20 @@ class Geometry:
         else:
             box = (row // self.box_rows) * self.box_rows + col // self.box_cols
         cages = self._checked_cages(parts, n)
-        if cages:  # a Killer dig makes a geometry per cage layout: the grid under it is shared
+        if cages:  # the grid under the cages is shared: its units, and its peers to add to
             under = self.uncaged
             units, cell_units = under.units, under.cell_units
-            same = np.zeros((n * n, n * n), dtype=bool)
-            same[cells[:, None], under.peers] = True
+            labels = np.empty(n * n, dtype=np.int64)
+            for index, cage in enumerate(cages):
+                labels[list(cage.cells)] = index
+            totals = np.array([cage.total for cage in cages], dtype=np.int64)
+            cage_of, cage_cells, cage_total, peers = cage_arrays(under.peers, labels, totals)
         else:
             units, cell_units, same = self._units(parts, n, cells, row, col, box)
-        cage_of = np.full(n * n, -1, dtype=np.int32)
-        cage_cells = np.full((len(cages), max((len(c.cells) for c in cages), default=0)), -1)
-        for index, cage in enumerate(cages):
-            cage_of[list(cage.cells)] = index
-            cage_cells[index, : len(cage.cells)] = cage.cells
-        _join(same, cage_cells)
-        peers = _padded(same)
+            peers = _padded(same)
+            cage_of = np.full(n * n, -1, dtype=np.int32)
+            cage_cells = np.full((0, 0), -1, dtype=np.int32)
+            cage_total = np.zeros(0, dtype=np.int32)
         values = {
             "n": n,
             "ncells": n * n,
@@ -183,8 +190,8 @@ class Geometry:
             "cell_units": cell_units,
             "peers": peers,
             "cage_of": cage_of,
-            "cage_cells": cage_cells.astype(np.int32),
-            "cage_total": np.array([c.total for c in cages], dtype=np.int32),
+            "cage_cells": cage_cells,
+            "cage_total": cage_total,
         }
         for name, value in values.items():
             if isinstance(value, np.ndarray):

@@ -421,7 +421,9 @@ def _rate(
         )
     if uniqueness:
         one_solution(grid)  # the steps were sound only if the solution is unique
-    return _solved_rating(grid, tiers, rungs, space, passes, tallied, unique_solution)
+    return _solved_rating(
+        lambda: grid, grid.givens, tiers, rungs, space, passes, tallied, unique_solution
+    )
 
 
 def rate_solved(
@@ -434,21 +436,37 @@ def rate_solved(
 
     No count is made: a digger that has not proven a layout unique asks this first, and only
     the layouts that the ladder cannot finish need a count (a Killer's cost most of a dig)."""
-    rungs = rungs_within(max_score)
     space = workspace(puzzle.geometry)
+    return rate_solved_in(space, puzzle.values, max_score, tiers, lambda: puzzle)
+
+
+def rate_solved_in(
+    space: Workspace,
+    values: np.ndarray,
+    max_score: float,
+    tiers: Mapping[str, Tier] | None,
+    puzzle: Callable[[], Grid],
+) -> tuple[Rating | None, np.ndarray]:
+    """:func:`rate_solved` of the puzzle ``values`` in a given workspace: a Killer dig's for
+    its cage layouts (``engine.logic.passes.layout_workspace``), whose tables are the layout's.
+    ``puzzle`` makes the puzzle as a Grid, on its own geometry, only if the rating's full grade
+    is asked for."""
+    rungs = rungs_within(max_score)
     try:
-        solved, passes = space.solve(puzzle.values, rungs=rungs)
+        solved, passes = space.solve(values, rungs=rungs)
     except Contradiction:  # no solution at all: neither rated nor placed
-        return None, puzzle.values.copy()
+        return None, values.copy()
     placed = space.placed.astype(np.uint8)
     if not solved or assumes_uniqueness(space.steps()):
         return None, placed
-    rating = _solved_rating(puzzle, tiers, rungs, space, passes, _tally(space), None)
+    clues = int(np.count_nonzero(values))
+    rating = _solved_rating(puzzle, clues, tiers, rungs, space, passes, _tally(space), None)
     return rating, placed
 
 
 def _solved_rating(
-    grid: Grid,
+    grid: Callable[[], Grid],
+    clues: int,
     tiers: Mapping[str, Tier] | None,
     rungs: np.ndarray,
     space: Workspace,
@@ -456,21 +474,21 @@ def _solved_rating(
     tallied: tuple[float, list[int]],
     unique_solution: np.ndarray | None,
 ) -> Rating:
-    """The :class:`Rating` of a run the ladder solved, read from ``space`` (see :func:`_rate`)."""
+    """The :class:`Rating` of a run the ladder solved, read from ``space`` (see :func:`_rate`);
+    ``grid`` gives the puzzle when its full grade is asked for."""
     # sound steps and a complete, consistent grid: the placed values are the one solution
     rating, counts = tallied
     score = final_score(rating)
     hardest = _hardest(counts)
-    clues = grid.givens
     stamp = space.runs
 
     def complete() -> Grade:
         if space.runs != stamp:  # the workspace has solved another puzzle since
-            again = _rate(grid, tiers, rungs, unique_solution)
+            again = _rate(grid(), tiers, rungs, unique_solution)
             assert again is not None  # the same run: solved again
             return again.grade()
         run = space.outcome(True, passes)
-        return _grade_run(grid, tiers, run, run.values, tallied)
+        return _grade_run(grid(), tiers, run, run.values, tallied)
 
     tier = tier_of(tiers or DEFAULT_TIERS, score, passes, clues, hardest)
     return Rating(score, tier, passes, hardest, clues, complete)

@@ -6,8 +6,10 @@ graded into a tier.
   cells, a few 5-6; :data:`SIZE_MIX`), through orthogonal neighbours whose digit the cage does
   not hold yet. A cell left alone joins a neighbouring cage that lacks its digit.
 * **Digging** (:func:`dig_killer`): each layout is graded first, as Solo does: the ladder up to
-  the band's top (``engine.grade.rate_solved``) solving it by sound steps proves it has one
-  solution, so most layouts need no count at all. One the ladder leaves stuck (it has several
+  the band's top (``engine.grade.rate_solved_in``) solving it by sound steps proves it has one
+  solution, so most layouts need no count at all. A layout is graded on its tables alone
+  (``engine.logic.tables.layout_tables``): only the puzzle returned gets a Geometry, whose
+  making and checking cost more than a grading. One the ladder leaves stuck (it has several
   solutions, or is too hard for the band) is loosened where the ladder stopped, and graded
   again until it is not: where the tier allows givens (a band that singles solve, and 6x6
   grids) half the time a given; else a cage of four cells or more holding an open cell is
@@ -39,9 +41,12 @@ from engine import sat
 from engine.cages import Cage, checked_cages
 from engine.dig import DigFailed, ImpossibleBand, UnknownTier, check_limits, miss, tiers_for
 from engine.dig import too_hard as band_too_hard
-from engine.geometry import Box, Geometry, variant_name
-from engine.grade import RUNG_ARRAY, Grade, Rating, rate_solved, rate_within, rungs_within
+from engine.geometry import Box, Geometry, with_cages
+from engine.grade import RUNG_ARRAY, Grade, Rating, rate_solved_in, rate_within, rungs_within
 from engine.grids import Seed, rng_from
+from engine.logic.passes import layout_workspace
+from engine.logic.state import Tables
+from engine.logic.tables import layout_tables
 from engine.solver import count_grid
 from engine.text import Grid, parse, to_text
 from engine.tiers import Tier
@@ -56,6 +61,7 @@ STALL_MOVES = 6  # moves without getting closer to the band before a fresh layou
 GIVENS_SHARE = 0.15  # at most this share of the cells as givens, where a tier allows them
 EASY_TOP = 2.5  # a band whose top score is this or less may have givens (as singles-level)
 CHILDREN_SIZE = 6  # grids this size or smaller may have givens at any tier
+KEPT_TABLES = 4  # layouts whose tables a dig keeps
 
 
 @dataclass(frozen=True)
@@ -72,8 +78,7 @@ class KillerResult:
 
 def killer_geometry(base: Geometry, cages) -> Geometry:
     """``base`` (a non-Killer geometry: classic, X, Jigsaw ...) with Killer cages added."""
-    variant = variant_name(f"{base.variant}+killer" if not base.classic else "killer")
-    return base.with_variant(variant, base.regions, checked_cages(cages, base.n))
+    return base.with_variant(with_cages(base.variant), base.regions, checked_cages(cages, base.n))
 
 
 def random_cages(
@@ -89,12 +94,10 @@ def random_cages(
 class _Layout:
     """Cages as lists of cells and each cell's cage index (an emptied cage stays as [])."""
 
-    def __init__(self, members: list[list[int]], n: int) -> None:
+    def __init__(self, members: list[list[int]], n: int, owner: np.ndarray) -> None:
         self.members = members
         self.n = n
-        self.owner = np.empty(n * n, dtype=np.int64)
-        for index, cells in enumerate(members):
-            self.owner[cells] = index
+        self.owner = owner  # int64
 
     @classmethod
     def grown(
@@ -134,7 +137,7 @@ class _Layout:
                 cells.append(cell)
                 held.add(digits[cell])
             members.append(cells)
-        layout = cls(members, n)
+        layout = cls(members, n, np.array(owner, dtype=np.int64))
         if 1 not in mix:
             for index, cells in enumerate(members):
                 if len(cells) == 1:
@@ -142,7 +145,7 @@ class _Layout:
         return layout
 
     def copy(self) -> _Layout:
-        return _Layout([list(cells) for cells in self.members], self.n)
+        return _Layout([list(cells) for cells in self.members], self.n, self.owner.copy())
 
     def cages(self, values: np.ndarray) -> list[tuple[int, list[int]]]:
         totals = np.bincount(self.owner, weights=values, minlength=len(self.members)).tolist()
@@ -275,7 +278,7 @@ class _Candidate:
     rating: Rating | None = None  # None: the ladder up to the band's top left it stuck
     distance: float = math.inf
     open_cells: np.ndarray | None = None  # where it is stuck: cells left open, or that differ
-    geometry: Geometry | None = None  # the Killer's, once graded
+    geometry: Geometry | None = None  # the Killer's, made when asked for (_KillerDigger.geometry)
 
 
 class _KillerDigger:
@@ -298,6 +301,8 @@ class _KillerDigger:
         self.givens_allowed = easy or self.base.n <= CHILDREN_SIZE
         self.largest = self.base.n
         self.attempts = 0
+        self.space = layout_workspace(self.base)
+        self.tables: dict[bytes, Tables] = {}  # the last layouts' (a given keeps the layout)
 
     def run(self, budget: int, time_limit: float | None) -> KillerResult:
         try:
@@ -454,19 +459,45 @@ class _KillerDigger:
                 self.stuck(candidate, np.flatnonzero(other != self.solution))
                 return
             candidate.unique = True
-        geo = killer_geometry(self.base, candidate.layout.cages(self.solution))
-        candidate.geometry = geo
-        grid = Grid(geo, candidate.puzzle.copy())
+        candidate.geometry = None  # the layout may have changed since
+        puzzle = candidate.puzzle.copy()
         if self.whole_ladder:
+            grid = Grid(self.geometry(candidate), puzzle)
             rating = rate_within(grid, self.top, self.mapping, unique_solution=self.solution)
         else:
-            rating, placed = rate_solved(grid, self.top, self.mapping)
+            # the layout's tables, not its Geometry: made only for the puzzle returned
+            self.space.T = self.layout_tables(candidate.layout)
+            rating, placed = rate_solved_in(
+                self.space,
+                puzzle,
+                self.top,
+                self.mapping,
+                lambda: Grid(self.geometry(candidate), puzzle),
+            )
             if rating is None:
                 self.stuck(candidate, np.flatnonzero(placed == 0))
                 return
         candidate.rating = rating
         candidate.unique = True
         candidate.distance = miss(self.band, rating)
+
+    def layout_tables(self, layout: _Layout) -> Tables:
+        """The finders' tables of a layout (``engine.logic.tables.layout_tables``), kept for
+        the last few: a given added keeps the layout."""
+        key = layout.owner.tobytes()
+        if key not in self.tables:
+            totals = np.bincount(layout.owner, weights=self.solution, minlength=len(layout.members))
+            self.tables[key] = layout_tables(self.base, layout.owner, totals.astype(np.int64))
+            if len(self.tables) > KEPT_TABLES:
+                del self.tables[next(iter(self.tables))]
+        return self.tables[key]
+
+    def geometry(self, candidate: _Candidate) -> Geometry:
+        """The candidate's Killer geometry, its cages checked (made once per graded layout)."""
+        if candidate.geometry is None:
+            cages = candidate.layout.cages(self.solution)
+            candidate.geometry = killer_geometry(self.base, cages)
+        return candidate.geometry
 
     @staticmethod
     def stuck(candidate: _Candidate, open_cells: np.ndarray) -> None:
@@ -477,13 +508,12 @@ class _KillerDigger:
 
     def accept(self, candidate: _Candidate) -> bool:
         """The final check, on the Killer geometry: one solution, the grid's."""
-        assert candidate.geometry is not None, "graded first"
-        count, found = count_grid(Grid(candidate.geometry, candidate.puzzle), 2)
+        count, found = count_grid(Grid(self.geometry(candidate), candidate.puzzle), 2)
         return count == 1 and np.array_equal(found, self.solution)
 
     def result(self, candidate: _Candidate) -> KillerResult:
-        assert candidate.rating is not None and candidate.geometry is not None
-        geo = candidate.geometry
+        assert candidate.rating is not None, "graded first"
+        geo = self.geometry(candidate)
         return KillerResult(
             puzzle=to_text(geo, candidate.puzzle),
             solution=to_text(geo, self.solution),

@@ -121,6 +121,9 @@ def find_clash(geo: Geometry, values: np.ndarray) -> str | None:
     """Describe the first pair of equal givens in one unit, or None when there is none."""
     cells = geo.units  # (nunits, n)
     unit_values = values[cells]
+    ordered = np.sort(unit_values, axis=1)
+    if not ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] > 0)).any():
+        return None  # the usual case, found without a Python loop over every cell
     for unit in range(len(cells)):
         seen: dict[int, int] = {}
         for cell, value in zip(cells[unit], unit_values[unit], strict=True):

@@ -74,18 +74,28 @@ def sum_groups(geo: Geometry) -> dict[str, np.ndarray]:
     """The rule of 45's groups of a Killer geometry as :class:`Tables` fields (empty tables
     otherwise): per region (one unit; 2-3 adjacent rows, columns, or boxes of one band or stack)
     its innies, its outies, and where two cages cross its edge, each innie less outie pair of
-    one cell each. A group met twice keeps its first, easiest, technique. A Killer dig builds
-    one table per cage layout it grades, so the regions come from the grid under the cages
-    (cached) and the groups from a kernel."""
+    one cell each. A group met twice keeps its first, easiest, technique."""
     if not geo.cages:
         cells, signs = np.full((0, 1), -1, dtype=np.int32), np.zeros((0, 1), dtype=np.int32)
         totals, techs, units = (np.zeros(0, dtype=np.int32) for _ in range(3))
-    else:
-        cells, signs, totals, techs, units, lengths = _sum_group_rows(
-            *_region_table(geo.uncaged), geo.n, geo.cage_of, geo.cage_cells, geo.cage_total
-        )
-        width = max(int(lengths.max(initial=1)), 1)
-        cells, signs = cells[:, :width].copy(), signs[:, :width].copy()
+        return _fields(cells, signs, totals, techs, units)
+    return cage_sum_groups(geo.uncaged, geo.cage_of, geo.cage_cells, geo.cage_total)
+
+
+def cage_sum_groups(
+    under: Geometry, cage_of: np.ndarray, cage_cells: np.ndarray, cage_total: np.ndarray
+) -> dict[str, np.ndarray]:
+    """:func:`sum_groups` of the cages given as arrays (``engine.cage_arrays``) over the grid
+    ``under``. A Killer dig builds one table per cage layout it grades, so the regions come
+    from the grid (cached) and the groups from a kernel."""
+    cells, signs, totals, techs, units, lengths = _sum_group_rows(
+        *_region_table(under), under.n, cage_of, cage_cells, cage_total
+    )
+    width = max(int(lengths.max(initial=1)), 1)
+    return _fields(cells[:, :width].copy(), signs[:, :width].copy(), totals, techs, units)
+
+
+def _fields(cells, signs, totals, techs, units) -> dict[str, np.ndarray]:
     return {
         "grp_cells": cells,
         "grp_sign": signs,

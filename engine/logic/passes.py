@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.geometry import Geometry, kept_for
+from engine.geometry import CLASSIC, Geometry, kept_for, with_cages
 from engine.jit import kernel
 from engine.logic.aligned import find_aligned_triplets
 from engine.logic.chains import (
@@ -1091,12 +1091,14 @@ class PassLoop(NamedTuple):
 
 
 class Workspace:
-    """Preallocated state and record arrays for one geometry (one per thread)."""
+    """Preallocated state and record arrays for one geometry (one per thread), or for the cage
+    layouts of Killers on one grid (:func:`layout_workspace`)."""
 
-    def __init__(self, geo: Geometry) -> None:
-        self.geometry = geo
-        self.T: Tables = tables(geo)
-        self.allowed = allowed_techniques(geo)  # a variant's sound techniques (logic.variants)
+    def __init__(self, geo: Geometry, variant: str | None = None) -> None:
+        self.geometry = geo  # for a Killer's layouts, the grid under their cages
+        self.variant = variant or geo.variant
+        self.T: Tables = tables(geo)  # for a Killer's layouts, each sets its own
+        self.allowed = allowed_techniques(self.variant)  # its sound techniques (logic.variants)
         ncells, n = geo.ncells, geo.n
         self.full = full_mask(n)
         self.cand = np.zeros(ncells, dtype=np.uint64)
@@ -1110,7 +1112,7 @@ class Workspace:
 
     def within_allowed(self, enabled: np.ndarray) -> np.ndarray:
         """``enabled`` without the techniques this grid's variant switches off."""
-        return enabled if self.geometry.classic else np.minimum(enabled, self.allowed)
+        return enabled if self.variant == CLASSIC else np.minimum(enabled, self.allowed)
 
     def grow(self) -> None:
         self.scale *= 2
@@ -1253,6 +1255,14 @@ _local = threading.local()
 def workspace(geo: Geometry) -> Workspace:
     """This thread's logic workspace for a geometry."""
     return kept_for(_local.__dict__.setdefault("spaces", OrderedDict()), geo, Workspace)
+
+
+def layout_workspace(under: Geometry) -> Workspace:
+    """This thread's workspace for the cage layouts of Killers on the grid ``under``: a Killer
+    dig grades several layouts a puzzle without making a Geometry for each, so each sets its
+    tables in ``T`` (``engine.logic.tables.layout_tables``) before it is solved."""
+    spaces = _local.__dict__.setdefault("layout_spaces", OrderedDict())
+    return kept_for(spaces, under, lambda geo: Workspace(geo, with_cages(geo.variant)))
 
 
 def techniques_mask(names: Iterable[str]) -> np.ndarray:

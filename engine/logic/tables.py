@@ -1,6 +1,7 @@
 """The finders' tables for a geometry (:class:`engine.logic.state.Tables`): unit positions,
 crossings of units, peer bitsets and a Killer's cage tables and sum groups. Built once per
-geometry in plain numpy (a Jigsaw book builds them once per puzzle); the kernels only read them.
+geometry (a Jigsaw book builds them once per puzzle, a Killer dig once per cage layout); the
+finders only read them.
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from functools import cache
 
 import numpy as np
 
+from engine.cage_arrays import cage_arrays, peer_bitsets
 from engine.cages import combinations
 from engine.geometry import Geometry, per_geometry
-from engine.logic.killer import sum_groups
+from engine.logic.killer import cage_sum_groups, sum_groups
 from engine.logic.state import Tables
 
 
@@ -19,14 +21,12 @@ from engine.logic.state import Tables
 def tables(geo: Geometry) -> Tables:
     """The finders' tables for a geometry (cached: geometries are shared). A Killer's units are
     its grid's without the cages, and so are their tables: only the peers and the cage tables
-    are built for each layout a dig grades."""
+    are built for each layout (:func:`layout_tables`)."""
     n = geo.n
     if n > 64:
         raise ValueError(f"the logic solver handles grids up to 64x64, not {n}x{n}")
     if geo.cages:
-        return tables(geo.uncaged)._replace(
-            peers=np.ascontiguousarray(geo.peers), peer_bits=_peer_bits(geo), **_cage_fields(geo)
-        )
+        return _caged(geo.uncaged, geo.cage_of, geo.cage_cells, geo.cage_total, geo.peers)
     units = np.ascontiguousarray(geo.units)
     cell_units = np.ascontiguousarray(geo.cell_units)
     where = np.zeros((len(units), geo.ncells), dtype=np.int64)  # position of a cell in a unit
@@ -37,6 +37,7 @@ def tables(geo: Geometry) -> Tables:
     extra = [(e, u) for e in range(3 * n, len(units)) for u in range(len(units)) if u != e]
     inter, inter_masks = _crossings(units, where, inter)
     cross, cross_masks = _crossings(units, where, extra, least=2)
+    combos, counts = _combination_tables(0)
     return Tables(
         units=units,
         cell_units=cell_units,
@@ -46,36 +47,49 @@ def tables(geo: Geometry) -> Tables:
         inter_masks=inter_masks,
         cross=np.concatenate([inter, cross]) if len(cross) else inter,
         cross_masks=np.concatenate([inter_masks, cross_masks]) if len(cross) else inter_masks,
-        peer_bits=_peer_bits(geo),
-        **_cage_fields(geo),
+        peer_bits=peer_bitsets(geo.peers),
+        cage_of=np.ascontiguousarray(geo.cage_of),
+        cage_cells=np.ascontiguousarray(geo.cage_cells),
+        cage_total=np.ascontiguousarray(geo.cage_total),
+        combos=combos,
+        combo_count=counts,
+        **sum_groups(geo),
     )
 
 
-def _peer_bits(geo: Geometry) -> np.ndarray:
-    """Each cell's peers as a bitset over the cells (64 cells a word)."""
-    peer_bits = np.zeros((geo.ncells, (geo.ncells + 63) // 64), dtype=np.uint64)
-    cell = np.broadcast_to(np.arange(geo.ncells)[:, None], geo.peers.shape)
-    peer_bit = np.left_shift(np.uint64(1), (geo.peers & 63).astype(np.uint64))
-    np.bitwise_or.at(peer_bits, (cell, geo.peers >> 6), peer_bit)
-    return peer_bits
+def layout_tables(under: Geometry, labels: np.ndarray, totals: np.ndarray) -> Tables:
+    """The tables of the Killer whose cages ``labels`` draws over the grid ``under`` (a cage
+    label per cell, int64; ``totals[label]`` its sum): what :func:`tables` gives that Killer's
+    Geometry, without making one (a Killer dig grades several layouts a puzzle, and a Geometry
+    costs more than a grading)."""
+    arrays = cage_arrays(under.peers, labels, totals)
+    for array in arrays:  # read-only, as a Geometry's: the kernels are typed on it
+        array.setflags(write=False)
+    return _caged(under, *arrays)
 
 
-def _cage_fields(geo: Geometry) -> dict[str, np.ndarray]:
-    """The Killer fields of :class:`Tables` (``engine.logic.killer`` builds the sum groups)."""
-    n = geo.n
-    killer = len(geo.cages or ()) > 0
-    if killer and n > 9:
-        raise ValueError(f"the logic solver handles Killers up to 9x9, not {n}x{n}")
-    combos, counts = _combination_tables(n if killer else 0)
-    groups = sum_groups(geo)
-    return {
-        "cage_of": np.ascontiguousarray(geo.cage_of),
-        "cage_cells": np.ascontiguousarray(geo.cage_cells),
-        "cage_total": np.ascontiguousarray(geo.cage_total),
-        "combos": combos,
-        "combo_count": counts,
-        **groups,
-    }
+def _caged(
+    under: Geometry,
+    cage_of: np.ndarray,
+    cage_cells: np.ndarray,
+    cage_total: np.ndarray,
+    peers: np.ndarray,
+) -> Tables:
+    """The grid's tables with a Killer's cages (``engine.cage_arrays``) and the peers they make
+    (``engine.logic.killer`` builds the sum groups)."""
+    if under.n > 9:
+        raise ValueError(f"the logic solver handles Killers up to 9x9, not {under.n}x{under.n}")
+    combos, counts = _combination_tables(under.n)
+    return tables(under)._replace(
+        peers=peers,
+        peer_bits=peer_bitsets(peers),
+        cage_of=cage_of,
+        cage_cells=cage_cells,
+        cage_total=cage_total,
+        combos=combos,
+        combo_count=counts,
+        **cage_sum_groups(under, cage_of, cage_cells, cage_total),
+    )
 
 
 @cache

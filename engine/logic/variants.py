@@ -17,9 +17,11 @@ rectangles (on Jigsaw) making wrong eliminations.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
-from engine.geometry import Geometry, per_geometry
+from engine.geometry import CLASSIC, Geometry, variant_parts
 from engine.logic.state import TECHNIQUES
 
 _SWAP = "assumes that swapping two digits in the pattern gives a second solution: a variant's "
@@ -54,20 +56,26 @@ OFF_ON_JIGSAW = {
 
 def switched_off(geo: Geometry) -> dict[str, str]:
     """The techniques that do not run on this grid, each with the reason."""
-    if geo.classic:
+    return switched_off_for(geo.variant)
+
+
+def switched_off_for(variant: str) -> dict[str, str]:
+    """The techniques that do not run on grids of ``variant``, each with the reason."""
+    if variant == CLASSIC:
         return {}
     off = dict(OFF_ON_VARIANTS)
-    if "jigsaw" in geo.parts:
+    if "jigsaw" in variant_parts(variant):
         off.update(OFF_ON_JIGSAW)
     return off
 
 
-@per_geometry
-def allowed_techniques(geo: Geometry) -> np.ndarray:
-    """Technique switches (int8 per technique, as ``techniques_mask``) for this grid: all on for
-    classic grids, the ones :func:`switched_off` names off for variants. Read-only."""
+@cache
+def allowed_techniques(variant: str) -> np.ndarray:
+    """Technique switches (int8 per technique, as ``techniques_mask``) for grids of ``variant``:
+    all on for classic grids, the ones :func:`switched_off_for` names off for variants.
+    Read-only."""
     mask = np.ones(len(TECHNIQUES), dtype=np.int8)
-    for name in switched_off(geo):
+    for name in switched_off_for(variant):
         mask[TECHNIQUES.index(name)] = 0
     mask.setflags(write=False)
     return mask

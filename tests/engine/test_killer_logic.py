@@ -20,6 +20,7 @@ from engine.layouts import random_layout
 from engine.logic import TECHNIQUES, workspace
 from engine.logic.killer import KILLER_TECHNIQUES, UNIT_FACTOR, _regions, sum_groups
 from engine.logic.state import CAGE_SPLIT, INNIES_OUTIES, RULE_OF_45
+from engine.logic.tables import layout_tables, tables
 from engine.logic.variants import switched_off
 from engine.path import PathStep
 from pipeline.explain import explain, format_text, reason
@@ -244,20 +245,20 @@ def plain_sum_groups(geo: Geometry) -> dict[tuple, tuple[int, int, int]]:
     return found
 
 
-@pytest.mark.parametrize(
-    "base",
-    [
-        geometry(2, 2),
-        geometry(2, 3),
-        geometry(3, 3),
-        geometry(3, 3, "x"),
-        geometry(3, 3, "windoku"),
-        random_layout(9, seed=5),
-        random_layout(9, seed=6, variant="jigsaw+x"),
-        geometry(3, 4),
-    ],
-    ids=str,
-)
+#: every grid that takes cages
+CAGED_BASES = [
+    geometry(2, 2),
+    geometry(2, 3),
+    geometry(3, 3),
+    geometry(3, 3, "x"),
+    geometry(3, 3, "windoku"),
+    random_layout(9, seed=5),
+    random_layout(9, seed=6, variant="jigsaw+x"),
+    geometry(3, 4),
+]
+
+
+@pytest.mark.parametrize("base", CAGED_BASES, ids=str)
 def test_the_sum_groups_are_the_rule_of_45_read_plainly(base: Geometry) -> None:
     """The kernel's groups, in order, against the rule read from the cages as sets, on random
     layouts of every variant that takes cages."""
@@ -278,3 +279,43 @@ def test_the_sum_groups_are_the_rule_of_45_read_plainly(base: Geometry) -> None:
         }
         assert len(got) == len(table["grp_total"])  # each group once
         assert list(got.items()) == list(plain_sum_groups(geo).items())
+
+
+@pytest.mark.parametrize("base", [b for b in CAGED_BASES if b.n <= 9], ids=str)
+def test_a_layouts_tables_are_its_killer_geometrys(base: Geometry) -> None:
+    """A Killer geometry's peers and cages are the rules' (a cell's peers share a unit or a
+    cage with it), and a Killer dig grades its layouts on tables made without a Geometry
+    (``layout_tables``, from any labelling of the cells): every field, type and write flag is
+    the geometry's."""
+    rng = np.random.default_rng(4)
+    for seed in range(10):
+        grid = random_grid(base.n, seed=seed, box=base)
+        cages = random_cages(grid, seed=seed, box=base)
+        labels = rng.permutation(len(cages) + 3)[: len(cages)]  # any labels, with gaps
+        owner = np.empty(base.ncells, dtype=np.int64)
+        totals = np.zeros(len(cages) + 3, dtype=np.int64)
+        for label, cage in zip(labels, cages, strict=True):
+            owner[list(cage.cells)] = label
+            totals[label] = cage.total
+        geo = killer_geometry(base, cages)
+        expected = tables(geo)
+        for cell in range(base.ncells):  # the peers as the rules define them
+            mates = {int(c) for unit in base.units if cell in unit for c in unit}
+            mates |= {c for cage in cages if cell in cage.cells for c in cage.cells}
+            mates.discard(cell)
+            row = geo.peers[cell].tolist()
+            assert row[: len(mates)] == sorted(mates) and set(row[len(mates) :]) <= {row[0]}
+            bits = sum(1 << c for c in mates)
+            words = expected.peer_bits[cell].tolist()
+            assert sum(int(w) << (64 * i) for i, w in enumerate(words)) == bits
+        for k, cage in enumerate(cages):
+            assert geo.cage_cells[k].tolist() == [
+                *cage.cells,
+                *[-1] * (geo.cage_cells.shape[1] - len(cage.cells)),
+            ]
+            assert geo.cage_total[k] == cage.total and set(geo.cage_of[list(cage.cells)]) == {k}
+        got = layout_tables(base, owner, totals)
+        for name, want in expected._asdict().items():
+            have = getattr(got, name)
+            assert have.dtype == want.dtype and have.flags.writeable == want.flags.writeable, name
+            assert np.array_equal(have, want), name

@@ -17,7 +17,8 @@ graded into a tier.
   neighbouring cage that lacks its digit (leaving no cage of one cell), and last a triple or a
   pair holding one is split (a one-cell cage: a given in disguise, so the last resort). A
   graded puzzle too hard for the band (solved above it) gets a given or its biggest cage split;
-  one too easy has two cages merged, kept when the ladder still solves it. After
+  one too easy has two cages merged, kept when the ladder still solves it (for a band of
+  chain-level steps, :data:`SETTLE_MERGES_FROM`, loosened as above until it does). After
   :data:`STALL_MOVES` moves without getting closer a fresh layout is drawn. Only the whole
   ladder (a band with no top, as extreme) cannot tell several solutions from nested trial: its
   layouts are counted first, by one incremental SAT solver per dig
@@ -62,6 +63,12 @@ GIVENS_SHARE = 0.15  # at most this share of the cells as givens, where a tier a
 EASY_TOP = 2.5  # a band whose top score is this or less may have givens (as singles-level)
 CHILDREN_SIZE = 6  # grids this size or smaller may have givens at any tier
 KEPT_TABLES = 4  # layouts whose tables a dig keeps
+#: Bands from this score up (chain-level steps: expert, extreme) loosen a merge that leaves the
+#: ladder stuck, as a fresh layout is, instead of dropping it: past an AIC the ladder's next
+#: steps mostly rate 7.9 and up (the ALS), so such a merge is mostly one step too hard, and a
+#: split where it stuck lands between (measured on 120 expert digs: 44 % -> 68 % landed within
+#: the budget, 0.80 -> 1.38 landed a CPU second). Below, dropping it is cheaper.
+SETTLE_MERGES_FROM = 6.0
 
 
 @dataclass(frozen=True)
@@ -299,6 +306,7 @@ class _KillerDigger:
         easy = band.score is not None and band.score[1] <= EASY_TOP
         self.mix = EASY_MIX if easy else SIZE_MIX
         self.givens_allowed = easy or self.base.n <= CHILDREN_SIZE
+        self.settle_merges = band.score is not None and band.score[0] >= SETTLE_MERGES_FROM
         self.largest = self.base.n
         self.attempts = 0
         self.space = layout_workspace(self.base)
@@ -347,7 +355,8 @@ class _KillerDigger:
 
     def move(self, current: _Candidate) -> _Candidate | None:
         """One graded step towards the band from a graded candidate (see the module doc); None
-        when the step finds nothing to change, or a merge leaves the ladder stuck."""
+        when the step finds nothing to change, or a merge leaves the ladder stuck (below
+        SETTLE_MERGES_FROM; from there, such a merge is loosened as a fresh layout is)."""
         assert current.rating is not None, "the walk holds graded candidates only"
         layout, puzzle = current.layout.copy(), current.puzzle.copy()
         if band_too_hard(self.band, current.rating):
@@ -363,6 +372,8 @@ class _KillerDigger:
         if not layout.merge_with_neighbour(index, self.solution, self.rng, self.largest):
             return None
         merged = _Candidate(layout, puzzle)
+        if self.settle_merges:
+            return self.settled(merged)
         self.rate(merged)
         return merged if merged.rating is not None else None
 

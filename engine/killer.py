@@ -154,9 +154,14 @@ class _Layout:
     def copy(self) -> _Layout:
         return _Layout([list(cells) for cells in self.members], self.n, self.owner.copy())
 
+    def totals(self, values: np.ndarray) -> np.ndarray:
+        """Each cage's sum of ``values`` (int64, 0 for an emptied cage), by cage index."""
+        totals = np.bincount(self.owner, weights=values, minlength=len(self.members))
+        return totals.astype(np.int64)
+
     def cages(self, values: np.ndarray) -> list[tuple[int, list[int]]]:
-        totals = np.bincount(self.owner, weights=values, minlength=len(self.members)).tolist()
-        return [(int(totals[i]), cells) for i, cells in enumerate(self.members) if cells]
+        totals = self.totals(values).tolist()
+        return [(totals[i], cells) for i, cells in enumerate(self.members) if cells]
 
     def neighbour_cages(self, index: int) -> list[int]:
         """Indices of the cages that touch cage ``index`` (sorted)."""
@@ -497,8 +502,8 @@ class _KillerDigger:
         the last few: a given added keeps the layout."""
         key = layout.owner.tobytes()
         if key not in self.tables:
-            totals = np.bincount(layout.owner, weights=self.solution, minlength=len(layout.members))
-            self.tables[key] = layout_tables(self.base, layout.owner, totals.astype(np.int64))
+            totals = layout.totals(self.solution)
+            self.tables[key] = layout_tables(self.base, layout.owner, totals)
             if len(self.tables) > KEPT_TABLES:
                 del self.tables[next(iter(self.tables))]
         return self.tables[key]

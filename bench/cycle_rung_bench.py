@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from figures import Table
+from figures import Table, number
 from public_sets import DATA, read
 
 from engine.geometry import geometry
@@ -60,14 +60,6 @@ def per_state(
             work(cand, placed)
         best = min(best, time.process_time() - start)
     return best / len(states) * 1e6
-
-
-def number(text: str) -> int:
-    """An argparse type: a whole number of 1 or more."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
-    return value
 
 
 def main() -> None:

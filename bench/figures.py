@@ -3,10 +3,19 @@ puts every table of one run into bench/last-run.md and bench/RESULTS.md."""
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
+
+
+def number(text: str) -> int:
+    """An argparse type: a whole number of 1 or more."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
 
 
 @dataclass

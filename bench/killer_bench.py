@@ -18,7 +18,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from figures import Table, rate_cell
+from figures import Table, number, rate_cell
 from qqwing_cli import children_cpu
 from variants_bench import LEVELS, NAMES, SOLO
 
@@ -50,11 +50,23 @@ def our_seconds(tier: str, count: int, seed: int, time_limit: float) -> tuple[fl
     return time.process_time() - start, landed
 
 
+def levels(text: str) -> str:
+    """An argparse type: Solo level letters, each one of LEVELS."""
+    unknown = sorted(set(text) - set(LEVELS))
+    if not text or unknown:
+        raise argparse.ArgumentTypeError(
+            f"choose letters of {''.join(LEVELS)} ({', '.join(NAMES.values())}), not {text!r}"
+        )
+    return text
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=20, help="puzzles per level and round")
-    parser.add_argument("--repeats", type=int, default=3, help="rounds, each on new seeds")
-    parser.add_argument("--levels", default="".join(LEVELS), help="Solo levels, e.g. biu")
+    parser.add_argument("--count", type=number, default=20, help="puzzles per level and round")
+    parser.add_argument("--repeats", type=number, default=3, help="rounds, each on new seeds")
+    parser.add_argument(
+        "--levels", type=levels, default="".join(LEVELS), help="Solo levels, e.g. biu"
+    )
     parser.add_argument("--time-limit", type=float, default=5.0, help="seconds per puzzle")
     parser.add_argument("--table", type=Path, help="also append the table to this file")
     args = parser.parse_args()

@@ -22,7 +22,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from figures import Table, rate_cell
+from figures import Table, number, rate_cell
 from qqwing_cli import children_cpu
 
 import engine
@@ -57,8 +57,8 @@ def our_seconds(variant: str, tier: str, count: int, seed: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=40, help="puzzles per level and round")
-    parser.add_argument("--repeats", type=int, default=3, help="rounds, each on new seeds")
+    parser.add_argument("--count", type=number, default=40, help="puzzles per level and round")
+    parser.add_argument("--repeats", type=number, default=3, help="rounds, each on new seeds")
     parser.add_argument("--table", type=Path, help="also append the table to this file")
     args = parser.parse_args()
     if not shutil.which(SOLO):
